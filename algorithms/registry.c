@@ -1,0 +1,85 @@
+/* registry.c - the table of built-in shuffles and their parameters. */
+#include "algorithms/registry.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shufflebias/status.h"
+
+const sb_shuffle_type *const sb_shuffle_types[] = {
+    &sb_shuffle_fisher_yates,
+    &sb_shuffle_naive_swap,
+    &sb_shuffle_sattolo,
+    &sb_shuffle_sort_random_keys,
+    &sb_shuffle_fisher_yates_mod,
+    NULL
+};
+
+const sb_shuffle_type *sb_shuffle_find(const char *name)
+{
+    for (const sb_shuffle_type *const *t = sb_shuffle_types; *t; t++)
+        if (strcmp((*t)->name, name) == 0)
+            return *t;
+    return NULL;
+}
+
+void sb_shuffle_defaults(const sb_shuffle_type *t, sb_shuffle_args *a)
+{
+    for (size_t i = 0; i < t->n_params; i++)
+        a->param[i] = t->params[i].def;
+}
+
+int sb_shuffle_set_param(const sb_shuffle_type *t, sb_shuffle_args *a,
+                         const char *assignment)
+{
+    const char *eq = strchr(assignment, '=');
+    size_t name_len = eq ? (size_t)(eq - assignment) : strlen(assignment);
+    for (size_t i = 0; i < t->n_params; i++) {
+        const sb_param_def *p = &t->params[i];
+        if (strlen(p->name) != name_len
+            || strncmp(p->name, assignment, name_len) != 0)
+            continue;
+        if (!eq || !eq[1])
+            return SB_EINVAL;
+        const char *value = eq + 1;
+        if (p->choices) {
+            for (long c = 0; p->choices[c]; c++)
+                if (strcmp(p->choices[c], value) == 0) {
+                    a->param[i] = c;
+                    return SB_OK;
+                }
+            return SB_EINVAL;
+        }
+        char *end;
+        errno = 0;
+        long v = strtol(value, &end, 10);
+        if (*end || end == value)
+            return SB_EINVAL;
+        if (errno == ERANGE || v < p->min || v > p->max)
+            return SB_ERANGE;
+        a->param[i] = v;
+        return SB_OK;
+    }
+    return SB_ENOTFOUND;
+}
+
+void sb_shuffle_format_params(const sb_shuffle_type *t,
+                              const sb_shuffle_args *a, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < t->n_params && used < len; i++) {
+        const sb_param_def *p = &t->params[i];
+        int w = p->choices
+            ? snprintf(buf + used, len - used, "%s%s=%s", i ? "," : "",
+                       p->name, p->choices[a->param[i]])
+            : snprintf(buf + used, len - used, "%s%s=%ld", i ? "," : "",
+                       p->name, a->param[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}

@@ -1,0 +1,38 @@
+/*
+ * registry.h - every built-in shuffle, by name.
+ *
+ * Adding a shuffle: write algorithms/NAME.c exporting one const
+ * sb_shuffle_type, declare it below, and add one line to the array in
+ * registry.c.
+ */
+#ifndef SB_ALGORITHMS_REGISTRY_H
+#define SB_ALGORITHMS_REGISTRY_H
+
+#include "shufflebias/shuffle.h"
+
+extern const sb_shuffle_type sb_shuffle_fisher_yates;
+extern const sb_shuffle_type sb_shuffle_naive_swap;
+extern const sb_shuffle_type sb_shuffle_sattolo;
+extern const sb_shuffle_type sb_shuffle_sort_random_keys;
+extern const sb_shuffle_type sb_shuffle_fisher_yates_mod;
+
+/* NULL-terminated, in the order 'list' shows them. */
+extern const sb_shuffle_type *const sb_shuffle_types[];
+
+/* The algorithm called 'name', or NULL. */
+const sb_shuffle_type *sb_shuffle_find(const char *name);
+
+/* Set a->param[] to the defaults of 't'. */
+void sb_shuffle_defaults(const sb_shuffle_type *t, sb_shuffle_args *a);
+
+/* Parse "name=value" for a parameter of 't' into 'a'.  SB_OK;
+   SB_ENOTFOUND (no such parameter); SB_EINVAL (not a number or not one of
+   the choices); SB_ERANGE (outside min..max). */
+int sb_shuffle_set_param(const sb_shuffle_type *t, sb_shuffle_args *a,
+                         const char *assignment);
+
+/* Write "name=value,..." for every parameter (choices by name) into buf. */
+void sb_shuffle_format_params(const sb_shuffle_type *t,
+                              const sb_shuffle_args *a, char *buf, size_t len);
+
+#endif /* SB_ALGORITHMS_REGISTRY_H */

@@ -1,0 +1,11 @@
+/* shufflebias.h - the public API in one include. */
+#ifndef SB_SHUFFLEBIAS_H
+#define SB_SHUFFLEBIAS_H
+
+#include "status.h"
+#include "rng.h"
+#include "shuffle.h"
+#include "stat.h"
+#include "report.h"
+
+#endif /* SB_SHUFFLEBIAS_H */

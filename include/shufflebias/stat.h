@@ -1,0 +1,97 @@
+/*
+ * stat.h - the statistic type and its result.
+ *
+ * A statistic accumulates samples (add), can be merged with another
+ * accumulator of the same shape using integer arithmetic only (so that the
+ * order of merging never changes a count), and turns its counts into a
+ * result (finalize): the statistic, its degrees of freedom, a p-value from
+ * GSL against an exact null computed by the code, and an effect size.
+ * A statistic never prints; renderers only read its result.
+ */
+#ifndef SB_STAT_H
+#define SB_STAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "rng.h"
+#include "shuffle.h"
+
+/* The shape of the samples a statistic will see. */
+typedef struct sb_shape {
+    sb_kind kind;
+    size_t n;          /* deck size */
+    size_t len;        /* values per sample: n, or k for a DRAW */
+    unsigned hands;    /* number of hands for a DEAL, else 0 */
+} sb_shape;
+
+typedef enum sb_verdict {
+    SB_VERDICT_PASS = 0,
+    SB_VERDICT_SUSPECT = 1,
+    SB_VERDICT_FAIL = 2,
+    SB_VERDICT_NA = 3     /* not computed: too few samples, nothing to test */
+} sb_verdict;
+
+/* Categories or cells as a renderer draws them: observed against expected
+   counts, 'rows' x 'cols' in row-major order.  For a one-dimensional table
+   rows is 1, and category c covers the values lo[c]..hi[c] (after pooling). */
+typedef struct sb_table {
+    size_t rows, cols;
+    double *observed;
+    double *expected;
+    long *lo, *hi;        /* NULL for a matrix */
+} sb_table;
+
+typedef struct sb_result {
+    const char *name;        /* the statistic's name */
+    int applicable;          /* 0: not computed, the reason is in 'note' */
+    double statistic;        /* the value compared with the null */
+    double df;               /* degrees of freedom (after any pooling) */
+    double p_value;          /* raw upper-tail p-value */
+    int p_underflow;         /* 1: p below the double range, p_value is 0 */
+    double p_adjusted;       /* after the battery's Holm correction */
+    sb_verdict verdict;      /* set by the battery from p_adjusted */
+    char null_desc[160];     /* the null used, e.g. "chi-square(2601)" */
+    char note[256];          /* pooling, approximations, why not applicable */
+    double effect;           /* estimated chi-square distance per sample,
+                                max(0, (X2 - df) / N) */
+    char effect_desc[200];   /* the largest deviation, in words */
+    double detectable;       /* smallest noncentrality per sample seen with
+                                power 0.9 at the fail threshold, or 0 */
+    sb_table table;          /* details for renderers (owned) */
+} sb_result;
+
+typedef struct sb_stat_type {
+    const char *name;        /* kebab-case, unique */
+    const char *sees;        /* one sentence: what it sees */
+    unsigned kinds;          /* bitwise or of the sb_kind it applies to */
+    size_t n_min, n_max;     /* deck sizes it applies to */
+    /* Allocate a zeroed accumulator for samples of this shape. */
+    int (*alloc)(void **acc, const sb_shape *shape);
+    /* Count 'count' samples stored one after another, shape->len values
+       each. */
+    void (*add)(void *acc, const sb_card *samples, size_t count);
+    /* Add the counts of 'from' into 'into' (same shape). */
+    int (*merge)(void *into, const void *from);
+    /* Fill 'res' from the counts of 'samples' samples; 'fail_alpha' is the
+       threshold used for the detectable effect.  Allocates res->table. */
+    int (*finalize)(const void *acc, uint64_t samples, double fail_alpha,
+                    sb_result *res);
+    void (*free)(void *acc);
+} sb_stat_type;
+
+/* "pass", "suspect", "fail" or "n/a". */
+static inline const char *sb_verdict_str(sb_verdict v)
+{
+    switch (v) {
+    case SB_VERDICT_PASS: return "pass";
+    case SB_VERDICT_SUSPECT: return "suspect";
+    case SB_VERDICT_FAIL: return "fail";
+    case SB_VERDICT_NA: break;
+    }
+    return "n/a";
+}
+
+/* Release what finalize allocated in 'res' and zero it. */
+void sb_result_clear(sb_result *res);
+
+#endif /* SB_STAT_H */

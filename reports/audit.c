@@ -1,0 +1,132 @@
+/*
+ * audit.c - the summary of an audit: every built-in shuffle tested with the
+ * same n, samples, seed and source, one row each, next to what the
+ * literature says of it.
+ */
+#include "reports/render.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "shufflebias/status.h"
+
+/* The applicable result with the smallest adjusted p-value, or NULL. */
+static const sb_result *worst(const sb_report *rep)
+{
+    const sb_result *w = NULL;
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const sb_result *r = &rep->results[i];
+        if (r->applicable && (!w || r->p_adjusted < w->p_adjusted))
+            w = r;
+    }
+    return w;
+}
+
+/* What the verdict means next to the literature's word. */
+static const char *agreement(const sb_report *rep)
+{
+    const int biased = rep->run.literature
+                       && strcmp(rep->run.literature, "biased") == 0;
+    switch (rep->verdict) {
+    case SB_VERDICT_FAIL:
+        return biased ? "bias found, as expected" : "UNEXPECTED: bias found";
+    case SB_VERDICT_SUSPECT:
+        return "inconclusive";
+    case SB_VERDICT_PASS:
+        return biased ? "bias too small to see at this sample size"
+                      : "no bias found, as expected";
+    case SB_VERDICT_NA:
+        break;
+    }
+    return "nothing to test";
+}
+
+static void row_fields(const sb_report *rep, char *stat, size_t slen,
+                       char *p, size_t plen)
+{
+    const sb_result *w = worst(rep);
+    snprintf(stat, slen, "%s", w ? w->name : "-");
+    if (w)
+        sb_render_pvalue(p, plen, w->p_adjusted, w->p_underflow);
+    else
+        snprintf(p, plen, "-");
+}
+
+static void header_line(FILE *f, const sb_report *reps, size_t m,
+                        const char *bullet)
+{
+    if (m == 0)
+        return;
+    const sb_run_info *run = &reps[0].run;
+    fprintf(f, "%sn = %zu, %" PRIu64 " samples each, seed %" PRIu64
+            ", rng %s (stream version %d); suspect below %g, fail below %g "
+            "(Holm-adjusted)\n", bullet, run->n, run->samples, run->seed,
+            run->rng, run->stream_version, run->suspect_alpha,
+            run->fail_alpha);
+}
+
+int sb_render_audit_text(FILE *f, const sb_report *reps, size_t m)
+{
+    header_line(f, reps, m, "");
+    fprintf(f, "\n%-22s %-9s %-8s %-14s %-10s  %s\n", "algorithm",
+            "literature", "verdict", "lowest p from", "p (Holm)", "meaning");
+    for (size_t i = 0; i < m; i++) {
+        char stat[64], p[32];
+        row_fields(&reps[i], stat, sizeof stat, p, sizeof p);
+        fprintf(f, "%-22s %-9s %-8s %-14s %-10s  %s\n", reps[i].run.algorithm,
+                reps[i].run.literature ? reps[i].run.literature : "-",
+                sb_verdict_str(reps[i].verdict), stat, p,
+                agreement(&reps[i]));
+    }
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
+int sb_render_audit_markdown(FILE *f, const sb_report *reps, size_t m)
+{
+    fprintf(f, "# shufflebias audit of the built-in shuffles\n\n");
+    header_line(f, reps, m, "");
+    fprintf(f, "\n| algorithm | params | literature | verdict | lowest p from "
+            "| p (Holm) | meaning |\n|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < m; i++) {
+        char stat[64], p[32];
+        row_fields(&reps[i], stat, sizeof stat, p, sizeof p);
+        fprintf(f, "| `%s` | %s | %s | **%s** | %s | %s | %s |\n",
+                reps[i].run.algorithm,
+                reps[i].run.params[0] ? reps[i].run.params : "",
+                reps[i].run.literature ? reps[i].run.literature : "-",
+                sb_verdict_str(reps[i].verdict), stat, p, agreement(&reps[i]));
+    }
+    for (size_t i = 0; i < m; i++) {
+        const sb_report *rep = &reps[i];
+        fprintf(f, "\n## `%s`\n\n| statistic | value | df | p-value | "
+                "p (Holm) | verdict | what it saw |\n|---|---|---|---|---|---|"
+                "---|\n", rep->run.algorithm);
+        for (size_t k = 0; k < rep->n_results; k++) {
+            const sb_result *r = &rep->results[k];
+            char p[32], padj[32];
+            if (!r->applicable) {
+                fprintf(f, "| %s | - | - | - | - | n/a | %s |\n", r->name,
+                        r->note);
+                continue;
+            }
+            sb_render_pvalue(p, sizeof p, r->p_value, r->p_underflow);
+            sb_render_pvalue(padj, sizeof padj, r->p_adjusted, r->p_underflow);
+            fprintf(f, "| %s | %.6g | %.6g | %s | %s | %s | %s |\n", r->name,
+                    r->statistic, r->df, p, padj, sb_verdict_str(r->verdict),
+                    r->effect_desc);
+        }
+    }
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
+int sb_render_audit_json(FILE *f, const sb_report *reps, size_t m)
+{
+    json_t *root = json_object(), *runs = json_array();
+    if (!root || !runs)
+        return SB_ENOMEM;
+    json_object_set_new(root, "command", json_string("audit"));
+    for (size_t i = 0; i < m; i++)
+        json_array_append_new(runs, sb_report_json(&reps[i]));
+    json_object_set_new(root, "runs", runs);
+    return sb_render_json_value(f, root);
+}

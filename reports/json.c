@@ -1,0 +1,125 @@
+/*
+ * json.c - the JSON report of 'shufflebias test' (DESIGN.md, "test" keys).
+ *
+ * The keys other programs read are never renamed: algorithm, n, samples,
+ * seed, rng, stream_version, verdict, partial, tests[] (name, statistic,
+ * df, p_value, p_adjusted, verdict).  A p-value below the double range is
+ * written as 0 with "p_value_bound": "< 1e-300".  Timing sits under its own
+ * key, "timing", so that two runs compare equal without it.
+ */
+#include "reports/render.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shufflebias/status.h"
+
+/* "name=value,..." back into an object; values that are integers become
+   numbers, the rest (enumerated choices) stay strings. */
+static json_t *params_object(const char *params)
+{
+    json_t *o = json_object();
+    char buf[sizeof ((sb_run_info *)0)->params];
+    snprintf(buf, sizeof buf, "%s", params);
+    for (char *item = buf; item && *item;) {
+        char *next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        char *eq = strchr(item, '=');
+        if (eq) {
+            *eq = '\0';
+            char *end;
+            long long v = strtoll(eq + 1, &end, 10);
+            json_object_set_new(o, item, *end || end == eq + 1
+                                ? json_string(eq + 1) : json_integer(v));
+        }
+        item = next;
+    }
+    return o;
+}
+
+static json_t *result_object(const sb_result *r)
+{
+    json_t *t = json_object();
+    json_object_set_new(t, "name", json_string(r->name));
+    json_object_set_new(t, "verdict", json_string(sb_verdict_str(r->verdict)));
+    if (!r->applicable) {
+        json_object_set_new(t, "statistic", json_null());
+        json_object_set_new(t, "df", json_null());
+        json_object_set_new(t, "p_value", json_null());
+        json_object_set_new(t, "p_adjusted", json_null());
+        json_object_set_new(t, "note", json_string(r->note));
+        return t;
+    }
+    json_object_set_new(t, "statistic", json_real(r->statistic));
+    json_object_set_new(t, "df", json_real(r->df));
+    json_object_set_new(t, "p_value", json_real(r->p_value));
+    json_object_set_new(t, "p_adjusted", json_real(r->p_adjusted));
+    if (r->p_underflow)
+        json_object_set_new(t, "p_value_bound", json_string("< 1e-300"));
+    json_object_set_new(t, "null", json_string(r->null_desc));
+    json_object_set_new(t, "note", json_string(r->note));
+    json_object_set_new(t, "effect", json_real(r->effect));
+    json_object_set_new(t, "effect_description", json_string(r->effect_desc));
+    json_object_set_new(t, "detectable", json_real(r->detectable));
+    return t;
+}
+
+json_t *sb_report_json(const sb_report *rep)
+{
+    const sb_run_info *run = &rep->run;
+    json_t *root = json_object();
+    if (!root)
+        return NULL;
+    json_object_set_new(root, "command", json_string("test"));
+    json_object_set_new(root, "algorithm", json_string(run->algorithm));
+    json_object_set_new(root, "params", params_object(run->params));
+    json_object_set_new(root, "kind", json_string(sb_kind_str(run->kind)));
+    if (run->literature)
+        json_object_set_new(root, "literature", json_string(run->literature));
+    json_object_set_new(root, "n", json_integer((json_int_t)run->n));
+    json_object_set_new(root, "samples", json_integer((json_int_t)run->done));
+    json_object_set_new(root, "samples_requested",
+                        json_integer((json_int_t)run->samples));
+    json_object_set_new(root, "seed", json_integer((json_int_t)run->seed));
+    json_object_set_new(root, "rng", json_string(run->rng));
+    json_object_set_new(root, "stream_version",
+                        json_integer(run->stream_version));
+    json_object_set_new(root, "verdict",
+                        json_string(sb_verdict_str(rep->verdict)));
+    json_object_set_new(root, "partial", json_boolean(run->partial));
+    json_t *th = json_object();
+    json_object_set_new(th, "suspect", json_real(run->suspect_alpha));
+    json_object_set_new(th, "fail", json_real(run->fail_alpha));
+    json_object_set_new(th, "correction", json_string("holm"));
+    json_object_set_new(root, "thresholds", th);
+    json_t *tests = json_array();
+    for (size_t i = 0; i < rep->n_results; i++)
+        json_array_append_new(tests, result_object(&rep->results[i]));
+    json_object_set_new(root, "tests", tests);
+    json_t *timing = json_object();
+    json_object_set_new(timing, "seconds", json_real(run->seconds));
+    json_object_set_new(timing, "samples_per_second",
+                        json_real(run->seconds > 0
+                                  ? (double)run->done / run->seconds : 0.0));
+    json_object_set_new(root, "timing", timing);
+    return root;
+}
+
+int sb_render_json_value(FILE *f, json_t *root)
+{
+    if (!root)
+        return SB_ENOMEM;
+    int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (rc != 0)
+        return SB_EIO;
+    fputc('\n', f);
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
+int sb_render_json(FILE *f, const sb_report *rep)
+{
+    return sb_render_json_value(f, sb_report_json(rep));
+}

@@ -1,0 +1,34 @@
+/*
+ * render.h - renderers: they read an sb_report and write it, nothing more.
+ * None computes a statistic or a p-value.
+ */
+#ifndef SB_REPORTS_RENDER_H
+#define SB_REPORTS_RENDER_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include "shufflebias/report.h"
+
+/* The terminal table: one row per statistic, the verdict, the run's
+   parameters and its time.  SB_OK or SB_EIO. */
+int sb_render_text(FILE *f, const sb_report *rep);
+
+/* The JSON document of DESIGN.md's "test" contract.  SB_OK, SB_EIO or
+   SB_ENOMEM. */
+int sb_render_json(FILE *f, const sb_report *rep);
+
+/* The JSON object of one report (new reference), NULL when out of memory. */
+json_t *sb_report_json(const sb_report *rep);
+/* Write 'root' indented, then release it.  SB_OK, SB_EIO or SB_ENOMEM. */
+int sb_render_json_value(FILE *f, json_t *root);
+
+/* The audit of many algorithms: one summary row per report (text and
+   Markdown), or {"command": "audit", "runs": [...]} (JSON). */
+int sb_render_audit_text(FILE *f, const sb_report *reps, size_t m);
+int sb_render_audit_markdown(FILE *f, const sb_report *reps, size_t m);
+int sb_render_audit_json(FILE *f, const sb_report *reps, size_t m);
+
+/* A p-value as people read it: "0.4172", "3.1e-09", "< 1e-300". */
+void sb_render_pvalue(char *buf, size_t len, double p, int underflow);
+
+#endif /* SB_REPORTS_RENDER_H */

@@ -1,0 +1,97 @@
+/*
+ * text.c - the terminal report of 'shufflebias test'.
+ *
+ *   statistic        value        df   p-value     p (Holm)    verdict
+ *   position       51.37           4   1.9e-10     5.6e-10     FAIL
+ *
+ * followed by what each failing statistic saw, the overall verdict and the
+ * run's parameters, so that the run can be repeated from the output alone.
+ */
+#include "reports/render.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "shufflebias/status.h"
+
+void sb_render_pvalue(char *buf, size_t len, double p, int underflow)
+{
+    if (underflow)
+        snprintf(buf, len, "< 1e-300");
+    else if (p >= 1e-3)
+        snprintf(buf, len, "%.4f", p);
+    else
+        snprintf(buf, len, "%.2g", p);
+}
+
+static void upper(char *dst, const char *src, size_t len)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < len; i++)
+        dst[i] = (char)toupper((unsigned char)src[i]);
+    dst[i] = '\0';
+}
+
+static const char *verdict_words(sb_verdict v)
+{
+    switch (v) {
+    case SB_VERDICT_PASS: return "no bias found";
+    case SB_VERDICT_SUSPECT: return "inconclusive: a statistic is suspect";
+    case SB_VERDICT_FAIL: return "bias found";
+    case SB_VERDICT_NA: break;
+    }
+    return "nothing to test at this size";
+}
+
+int sb_render_text(FILE *f, const sb_report *rep)
+{
+    const sb_run_info *run = &rep->run;
+    fprintf(f, "%-18s %12s %8s  %-10s  %-10s  %s\n", "statistic", "value",
+            "df", "p-value", "p (Holm)", "verdict");
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const sb_result *r = &rep->results[i];
+        char p[32], padj[32], v[16];
+        upper(v, sb_verdict_str(r->verdict), sizeof v);
+        if (!r->applicable) {
+            fprintf(f, "%-18s %12s %8s  %-10s  %-10s  %s\n", r->name, "-",
+                    "-", "-", "-", v);
+            continue;
+        }
+        sb_render_pvalue(p, sizeof p, r->p_value, r->p_underflow);
+        sb_render_pvalue(padj, sizeof padj, r->p_adjusted, r->p_underflow);
+        fprintf(f, "%-18s %12.6g %8.6g  %-10s  %-10s  %s\n", r->name,
+                r->statistic, r->df, p, padj, v);
+    }
+    int said = 0;
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const sb_result *r = &rep->results[i];
+        const char *what = r->applicable ? r->effect_desc : r->note;
+        if ((r->verdict == SB_VERDICT_PASS && r->applicable) || !what[0])
+            continue;
+        if (!said++)
+            fputc('\n', f);
+        fprintf(f, "  %s: %s\n", r->name, what);
+    }
+
+    char v[16];
+    upper(v, sb_verdict_str(rep->verdict), sizeof v);
+    fprintf(f, "\nverdict: %s (%s)%s\n", v, verdict_words(rep->verdict),
+            run->partial ? " - PARTIAL, the run was interrupted" : "");
+    fprintf(f, "  algorithm  %s\n", run->algorithm);
+    fprintf(f, "  params     %s\n", run->params[0] ? run->params : "(none)");
+    fprintf(f, "  n          %zu\n", run->n);
+    if (run->partial)
+        fprintf(f, "  samples    %" PRIu64 " of %" PRIu64 "\n", run->done,
+                run->samples);
+    else
+        fprintf(f, "  samples    %" PRIu64 "\n", run->done);
+    fprintf(f, "  seed       %" PRIu64 "\n", run->seed);
+    fprintf(f, "  rng        %s (stream version %d)\n", run->rng,
+            run->stream_version);
+    fprintf(f, "  thresholds suspect below %g, fail below %g (Holm-adjusted)\n",
+            run->suspect_alpha, run->fail_alpha);
+    fprintf(f, "  time       %.2f s (%.3g samples/s)\n", run->seconds,
+            run->seconds > 0 ? (double)run->done / run->seconds : 0.0);
+    return ferror(f) ? SB_EIO : SB_OK;
+}

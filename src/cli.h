@@ -1,0 +1,85 @@
+/*
+ * cli.h - what the command-line commands share.
+ *
+ * Only the CLI prints.  Each command (cli_<name>.c) owns its options and its
+ * usage text, in the manner of git's builtins; this header holds the
+ * parsing and error helpers they have in common.
+ */
+#ifndef SB_SRC_CLI_H
+#define SB_SRC_CLI_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "shufflebias/shuffle.h"
+#include "shufflebias/stat.h"
+
+/* Exit codes (DESIGN.md). */
+enum {
+    SB_EXIT_PASS = 0,
+    SB_EXIT_FAIL = 1,
+    SB_EXIT_USAGE = 2,
+    SB_EXIT_SUSPECT = 3,
+    SB_EXIT_INTERRUPTED = 130
+};
+
+/* What main hands every command. */
+typedef struct sb_cli {
+    const char *prog;                 /* "shufflebias" */
+    volatile sig_atomic_t *stop;      /* set by SIGINT / SIGTERM */
+} sb_cli;
+
+typedef int (*sb_cli_command)(const sb_cli *cli, int argc, char **argv);
+
+int sb_cmd_list(const sb_cli *cli, int argc, char **argv);
+int sb_cmd_test(const sb_cli *cli, int argc, char **argv);
+int sb_cmd_audit(const sb_cli *cli, int argc, char **argv);
+
+/* "shufflebias: <message>\n" on stderr. */
+void sb_cli_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* A count such as 200000, 1e6, 2.5e6, 10M, 64k or 1G (k, M, G are powers
+   of ten).  Returns 0 and sets *out, or -1 when 's' is not a whole
+   number >= 1 and <= 2^62. */
+int sb_cli_parse_count(const char *s, uint64_t *out);
+
+/* A seed: decimal or 0x-hexadecimal, 0 .. 2^63 - 1 (a JSON integer). */
+int sb_cli_parse_seed(const char *s, uint64_t *out);
+
+/* A seed from the operating system's entropy, below 2^53 so that every
+   JSON reader keeps it exactly. */
+uint64_t sb_cli_fresh_seed(void);
+
+/* The algorithm called 'name'; on failure prints the error (with the valid
+   names and the nearest one) and returns NULL. */
+const sb_shuffle_type *sb_cli_algorithm(const char *name);
+
+/* Check that 'name' is a randomness source; prints the error otherwise. */
+int sb_cli_check_rng(const char *name);
+
+/* The statistics named in the comma-separated 'list' (or the defaults for
+   the shape when 'list' is NULL), each checked to apply; prints the error
+   and returns -1 on failure.  'out' has room for 'max'. */
+int sb_cli_stats(const char *list, const sb_shape *shape,
+                 const sb_stat_type **out, size_t max, size_t *count);
+
+/* Open 'path' for writing ("-" is stdout); prints the error on failure. */
+FILE *sb_cli_open_out(const char *path);
+/* Close what sb_cli_open_out opened; 0, or -1 after printing the error. */
+int sb_cli_close_out(FILE *f, const char *path);
+
+/* Progress on stderr while a run lasts more than a second; nothing when
+   stderr is not a terminal or 'quiet'. */
+typedef struct sb_cli_progress {
+    int enabled;
+    double start;
+    int shown;                /* a line is on screen and must be ended */
+    const char *label;
+} sb_cli_progress;
+void sb_cli_progress_init(sb_cli_progress *p, int quiet, const char *label);
+void sb_cli_progress_update(void *ctx, uint64_t done, uint64_t total);
+void sb_cli_progress_end(sb_cli_progress *p);
+
+#endif /* SB_SRC_CLI_H */

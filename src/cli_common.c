@@ -1,0 +1,256 @@
+/* cli_common.c - parsing, errors and progress shared by the commands. */
+#define _POSIX_C_SOURCE 200809L
+#include "src/cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <gsl/gsl_rng.h>
+
+#include "algorithms/registry.h"
+#include "src/rng.h"
+#include "src/runner.h"
+#include "stats/registry.h"
+
+void sb_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("shufflebias: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int sb_cli_parse_count(const char *s, uint64_t *out)
+{
+    const double limit = 0x1p62;
+    char *end;
+    if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno == ERANGE)
+        return -1;
+    switch (*end) {
+    case 'k': case 'K': v *= 1e3; end++; break;
+    case 'M': v *= 1e6; end++; break;
+    case 'G': v *= 1e9; end++; break;
+    default: break;
+    }
+    if (*end || !(v >= 1) || v > limit || v != floor(v))
+        return -1;
+    /* Whole decimal strings are read exactly, not through a double. */
+    if (strspn(s, "0123456789") == strlen(s))
+        *out = strtoull(s, NULL, 10);
+    else
+        *out = (uint64_t)v;
+    return 0;
+}
+
+int sb_cli_parse_seed(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end || errno == ERANGE || v > (unsigned long long)INT64_MAX)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+uint64_t sb_cli_fresh_seed(void)
+{
+    uint64_t x = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(&x, sizeof x, 1, f) != 1) {
+        struct timespec ts;
+        timespec_get(&ts, TIME_UTC);
+        x = sb_mix64((uint64_t)ts.tv_sec ^ sb_mix64((uint64_t)ts.tv_nsec)
+                     ^ sb_mix64((uint64_t)getpid()));
+    }
+    if (f)
+        fclose(f);
+    return x >> 11;
+}
+
+/* Levenshtein distance, for "did you mean". */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return (size_t)-1;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const sb_shuffle_type *sb_cli_algorithm(const char *name)
+{
+    const sb_shuffle_type *t = sb_shuffle_find(name);
+    if (t)
+        return t;
+    const char *nearest = NULL;
+    size_t best = 4;     /* suggest only close names */
+    char valid[1024] = "";
+    for (const sb_shuffle_type *const *p = sb_shuffle_types; *p; p++) {
+        size_t d = distance(name, (*p)->name);
+        if (d < best) {
+            best = d;
+            nearest = (*p)->name;
+        }
+        if (strlen(valid) + strlen((*p)->name) + 3 < sizeof valid) {
+            if (valid[0])
+                strcat(valid, ", ");
+            strcat(valid, (*p)->name);
+        }
+    }
+    if (nearest)
+        sb_cli_error("unknown algorithm '%s' (did you mean '%s'?); valid: %s",
+                     name, nearest, valid);
+    else
+        sb_cli_error("unknown algorithm '%s'; valid: %s", name, valid);
+    return NULL;
+}
+
+int sb_cli_check_rng(const char *name)
+{
+    sb_rng *r;
+    int rc = sb_rng_open(&r, name, 0);
+    sb_rng_close(r);
+    if (rc == 0)
+        return 0;
+    char valid[4096] = "";
+    for (const sb_rng_info *b = sb_rng_builtin; b->name; b++) {
+        if (valid[0])
+            strcat(valid, ", ");
+        strcat(valid, b->name);
+    }
+    for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++)
+        if (strlen(valid) + strlen((*t)->name) + 3 < sizeof valid) {
+            strcat(valid, ", ");
+            strcat(valid, (*t)->name);
+        }
+    sb_cli_error("unknown randomness source '%s'; valid: %s", name, valid);
+    return -1;
+}
+
+int sb_cli_stats(const char *list, const sb_shape *shape,
+                 const sb_stat_type **out, size_t max, size_t *count)
+{
+    char why[256];
+    *count = 0;
+    if (!list) {
+        *count = sb_stat_defaults(shape, out, max);
+        return 0;
+    }
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *name = strtok(buf, ","); name; name = strtok(NULL, ",")) {
+        const sb_stat_type *t = sb_stat_find(name);
+        if (!t) {
+            char valid[1024] = "";
+            for (const sb_stat_type *const *p = sb_stat_types; *p; p++) {
+                if (valid[0])
+                    strcat(valid, ", ");
+                strcat(valid, (*p)->name);
+            }
+            sb_cli_error("unknown statistic '%s'; valid: %s", name, valid);
+            return -1;
+        }
+        if (!sb_stat_applies(t, shape, why, sizeof why)) {
+            sb_cli_error("%s", why);
+            return -1;
+        }
+        for (size_t i = 0; i < *count; i++)
+            if (out[i] == t) {
+                sb_cli_error("statistic '%s' is named twice in --tests", name);
+                return -1;
+            }
+        if (*count == max) {
+            sb_cli_error("too many statistics in --tests");
+            return -1;
+        }
+        out[(*count)++] = t;
+    }
+    if (*count == 0) {
+        sb_cli_error("--tests names no statistic");
+        return -1;
+    }
+    return 0;
+}
+
+FILE *sb_cli_open_out(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        sb_cli_error("cannot write '%s': %s", path, strerror(errno));
+    return f;
+}
+
+int sb_cli_close_out(FILE *f, const char *path)
+{
+    int bad = ferror(f);
+    if (f == stdout)
+        bad |= fflush(f) != 0;
+    else
+        bad |= fclose(f) != 0;
+    if (bad) {
+        sb_cli_error("writing '%s' failed", path);
+        return -1;
+    }
+    return 0;
+}
+
+void sb_cli_progress_init(sb_cli_progress *p, int quiet, const char *label)
+{
+    p->enabled = !quiet && isatty(STDERR_FILENO);
+    p->start = sb_now();
+    p->shown = 0;
+    p->label = label;
+}
+
+void sb_cli_progress_update(void *ctx, uint64_t done, uint64_t total)
+{
+    sb_cli_progress *p = ctx;
+    double elapsed = sb_now() - p->start;
+    if (!p->enabled || elapsed < 1.0)
+        return;
+    double rate = (double)done / elapsed;
+    double eta = rate > 0 ? (double)(total - done) / rate : 0;
+    fprintf(stderr, "\r%s: %llu / %llu samples, %.3g/s, about %.0f s left  ",
+            p->label, (unsigned long long)done, (unsigned long long)total,
+            rate, eta);
+    p->shown = 1;
+}
+
+void sb_cli_progress_end(sb_cli_progress *p)
+{
+    if (p->shown)
+        fputs("\r\033[K", stderr);
+    p->shown = 0;
+}

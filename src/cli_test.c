@@ -1,0 +1,240 @@
+/*
+ * cli_test.c - 'shufflebias test ALG': sample an algorithm, run the
+ * battery, print the verdict.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "src/cli.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/registry.h"
+#include "reports/render.h"
+#include "shufflebias/status.h"
+#include "src/rng.h"
+#include "src/runner.h"
+#include "stats/battery.h"
+
+#define MAX_STATS 32
+
+static const char usage[] =
+    "usage: shufflebias test ALG [options]\n"
+    "\n"
+    "Sample ALG many times and test the decks for bias.\n"
+    "\n"
+    "  --n N             deck size (default 52)\n"
+    "  --samples S       decks to sample: 200000, 1e6, 10M (default 1M)\n"
+    "  --seed S          seed (default: fresh; always printed)\n"
+    "  --rng NAME        randomness source (default " SB_RNG_DEFAULT "; any GSL\n"
+    "                    generator name such as mt19937; weak: rand15, lcg32)\n"
+    "  --tests A,B       statistics to run (default: the battery for the kind\n"
+    "                    and size; see 'shufflebias list')\n"
+    "  --param K=V       an algorithm parameter (repeatable)\n"
+    "  --json FILE|-     also write the result as JSON ('-': stdout, and no table)\n"
+    "  --quiet           print nothing but errors; the exit code tells\n"
+    "\n"
+    "Verdicts use Holm-adjusted p-values: suspect below 1e-3, fail below 1e-6.\n"
+    "Exit codes: 0 no bias found, 1 bias found, 2 usage or input error,\n"
+    "3 inconclusive (suspect), 130 interrupted (a partial report is written).\n";
+
+typedef struct test_options {
+    const char *alg;
+    uint64_t n, samples, seed;
+    int seed_given;
+    const char *rng, *tests, *json;
+    int quiet;
+    const char *params[SB_PARAMS_MAX * 2];
+    size_t n_params;
+} test_options;
+
+/* Returns -1 after printing an error, 1 for --help, 0 otherwise. */
+static int parse(int argc, char **argv, test_options *o)
+{
+    enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_TESTS, O_PARAM, O_JSON,
+           O_QUIET, O_HELP };
+    static const struct option longopts[] = {
+        { "n", required_argument, NULL, O_N },
+        { "samples", required_argument, NULL, O_SAMPLES },
+        { "seed", required_argument, NULL, O_SEED },
+        { "rng", required_argument, NULL, O_RNG },
+        { "tests", required_argument, NULL, O_TESTS },
+        { "param", required_argument, NULL, O_PARAM },
+        { "json", required_argument, NULL, O_JSON },
+        { "quiet", no_argument, NULL, O_QUIET },
+        { "help", no_argument, NULL, O_HELP },
+        { NULL, 0, NULL, 0 }
+    };
+    *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT };
+    optind = 1;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
+        switch (c) {
+        case O_N:
+            if (sb_cli_parse_count(optarg, &o->n) != 0 || o->n > SB_DECK_MAX) {
+                sb_cli_error("invalid --n '%s': expected a deck size from 1 "
+                             "to %u", optarg, SB_DECK_MAX);
+                return -1;
+            }
+            break;
+        case O_SAMPLES:
+            if (sb_cli_parse_count(optarg, &o->samples) != 0) {
+                sb_cli_error("invalid --samples '%s': expected a count such "
+                             "as 200000, 1e6 or 10M", optarg);
+                return -1;
+            }
+            break;
+        case O_SEED:
+            if (sb_cli_parse_seed(optarg, &o->seed) != 0) {
+                sb_cli_error("invalid --seed '%s': expected an integer from 0 "
+                             "to 2^63-1", optarg);
+                return -1;
+            }
+            o->seed_given = 1;
+            break;
+        case O_RNG: o->rng = optarg; break;
+        case O_TESTS: o->tests = optarg; break;
+        case O_PARAM:
+            if (o->n_params == sizeof o->params / sizeof o->params[0]) {
+                sb_cli_error("too many --param options");
+                return -1;
+            }
+            o->params[o->n_params++] = optarg;
+            break;
+        case O_JSON: o->json = optarg; break;
+        case O_QUIET: o->quiet = 1; break;
+        case O_HELP: return 1;
+        default:
+            sb_cli_error("unknown or incomplete option '%s'; try "
+                         "'shufflebias test --help'", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind + 1 != argc) {
+        sb_cli_error(optind == argc ? "test: which algorithm? try "
+                                      "'shufflebias list'"
+                                    : "test: one algorithm at a time");
+        return -1;
+    }
+    o->alg = argv[optind];
+    return 0;
+}
+
+/* The parameters of 't' from the --param options; prints errors. */
+static int set_params(const sb_shuffle_type *t, const test_options *o,
+                      sb_shuffle_args *args)
+{
+    sb_shuffle_defaults(t, args);
+    for (size_t i = 0; i < o->n_params; i++) {
+        int rc = sb_shuffle_set_param(t, args, o->params[i]);
+        if (rc == SB_OK)
+            continue;
+        char valid[512] = "";
+        for (size_t k = 0; k < t->n_params; k++) {
+            const sb_param_def *p = &t->params[k];
+            size_t used = strlen(valid);
+            if (p->choices) {
+                snprintf(valid + used, sizeof valid - used, "%s%s=", k ? "; " : "",
+                         p->name);
+                for (size_t c = 0; p->choices[c]; c++) {
+                    used = strlen(valid);
+                    snprintf(valid + used, sizeof valid - used, "%s%s",
+                             c ? "|" : "", p->choices[c]);
+                }
+            } else {
+                snprintf(valid + used, sizeof valid - used, "%s%s=%ld..%ld",
+                         k ? "; " : "", p->name, p->min, p->max);
+            }
+        }
+        if (t->n_params == 0)
+            sb_cli_error("'%s' takes no parameters (got '%s')", t->name,
+                         o->params[i]);
+        else if (rc == SB_ENOTFOUND)
+            sb_cli_error("unknown parameter '%s' for '%s'; valid: %s",
+                         o->params[i], t->name, valid);
+        else
+            sb_cli_error("invalid --param '%s' for '%s'; valid: %s",
+                         o->params[i], t->name, valid);
+        return -1;
+    }
+    return 0;
+}
+
+static int exit_code(const sb_report *rep)
+{
+    if (rep->run.partial)
+        return SB_EXIT_INTERRUPTED;
+    switch (rep->verdict) {
+    case SB_VERDICT_FAIL: return SB_EXIT_FAIL;
+    case SB_VERDICT_SUSPECT: return SB_EXIT_SUSPECT;
+    default: return SB_EXIT_PASS;
+    }
+}
+
+int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
+{
+    test_options o;
+    int prc = parse(argc, argv, &o);
+    if (prc != 0) {
+        if (prc > 0)
+            fputs(usage, stdout);
+        return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
+    }
+    const sb_shuffle_type *t = sb_cli_algorithm(o.alg);
+    if (!t || sb_cli_check_rng(o.rng) != 0)
+        return SB_EXIT_USAGE;
+    if (o.n < t->n_min || o.n > t->n_max) {
+        sb_cli_error("n = %" PRIu64 " is out of range for '%s' (%zu..%zu)",
+                     o.n, t->name, t->n_min, t->n_max);
+        return SB_EXIT_USAGE;
+    }
+    sb_run_config cfg = {
+        .alg = t,
+        .args = { .n = (size_t)o.n },
+        .samples = o.samples,
+        .seed = o.seed_given ? o.seed : sb_cli_fresh_seed(),
+        .rng = o.rng,
+        .stop = cli->stop,
+    };
+    if (set_params(t, &o, &cfg.args) != 0)
+        return SB_EXIT_USAGE;
+    const sb_shape shape = {
+        .kind = t->kind,
+        .n = cfg.args.n,
+        .len = t->sample_len ? t->sample_len(&cfg.args) : cfg.args.n,
+    };
+    const sb_stat_type *stats[MAX_STATS];
+    if (sb_cli_stats(o.tests, &shape, stats, MAX_STATS, &cfg.n_stats) != 0)
+        return SB_EXIT_USAGE;
+    cfg.stats = stats;
+
+    sb_cli_progress progress;
+    sb_cli_progress_init(&progress, o.quiet, t->name);
+    cfg.progress = sb_cli_progress_update;
+    cfg.progress_ctx = &progress;
+
+    sb_report rep;
+    char err[512];
+    int rc = sb_run(&cfg, &rep, err, sizeof err);
+    sb_cli_progress_end(&progress);
+    if (rc != SB_OK) {
+        sb_cli_error("%s", err);
+        return SB_EXIT_USAGE;
+    }
+    int code = exit_code(&rep);
+    int json_on_stdout = o.json && strcmp(o.json, "-") == 0;
+    if (!o.quiet && !json_on_stdout)
+        sb_render_text(stdout, &rep);
+    if (o.json) {
+        FILE *f = sb_cli_open_out(o.json);
+        if (!f || sb_render_json(f, &rep) != SB_OK
+            || sb_cli_close_out(f, o.json) != 0)
+            code = SB_EXIT_USAGE;
+    }
+    if (rep.run.partial)
+        sb_cli_error("interrupted: the report covers the %" PRIu64 " samples "
+                     "done of %" PRIu64, rep.run.done, rep.run.samples);
+    sb_report_release(&rep);
+    return code;
+}

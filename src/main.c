@@ -1,0 +1,57 @@
+/*
+ * main.c - the shufflebias command: a table of subcommands (as git's), GSL's
+ * aborting error handler turned off, and the stop flag for SIGINT/SIGTERM.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <gsl/gsl_errno.h>
+
+#include "src/cli.h"
+
+/* The one mutable object at file scope: a signal handler can reach nothing
+   else.  Commands get a pointer to it and look at it between blocks. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static const struct {
+    const char *name;
+    sb_cli_command run;
+    const char *help;
+} commands[] = {
+    { "list", sb_cmd_list, "algorithms, statistics and randomness sources" },
+    { "test", sb_cmd_test, "sample a shuffle and test it for bias" },
+    { "audit", sb_cmd_audit, "test every built-in shuffle, write a summary" },
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: shufflebias COMMAND [options]\n\ncommands:\n", f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+    fputs("\n'shufflebias COMMAND --help' describes a command.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    gsl_set_error_handler_off();
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    if (argc < 2 || strcmp(argv[1], "--help") == 0
+        || strcmp(argv[1], "help") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? SB_EXIT_USAGE : SB_EXIT_PASS;
+    }
+    const sb_cli cli = { "shufflebias", &stop_requested };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(&cli, argc - 1, argv + 1);
+    sb_cli_error("unknown command '%s'; try 'shufflebias --help'", argv[1]);
+    return SB_EXIT_USAGE;
+}

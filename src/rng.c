@@ -1,0 +1,257 @@
+/*
+ * rng.c - the randomness backends behind the draw interface.
+ *
+ *   xoshiro256  the fast built-in generator (xoshiro256**, 256-bit state);
+ *               random access by chunk: the state of chunk i is derived
+ *               from (seed, i) through SplitMix64, so any chunk can be
+ *               computed by any thread.  Draws are inlined (rng.h).
+ *   GSL names   every generator of gsl_rng_types_setup(), one stream per run,
+ *               seeded once with gsl_rng_set (see src/rng.h for why not per
+ *               chunk).  Words are the generator's outputs minus its minimum,
+ *               limited to the largest power of two below its range by
+ *               rejection, so that their bits are uniform.
+ *   rand15      the classic C library LCG: state = state * 214013 + 2531011
+ *               (mod 2^32), output bits 16..30 (15 bits), seeded with the
+ *               low 32 bits of the seed as srand() would be.  Check value:
+ *               seeded with 1, its first outputs are 41, 18467, 6334.
+ *   lcg32       a full-period 32-bit LCG, state = state * 1664525 +
+ *               1013904223 (Numerical Recipes), all 32 state bits output.
+ *
+ * Every backend but the fast one draws through the generic word-based
+ * functions below: bits from the high end of each word (an LCG's low bits
+ * are its worst), unbiased below() by rejection.
+ */
+#include "src/rng.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_rng.h>
+
+#include "shufflebias/status.h"
+
+/* ---- exported draws (the plug-in ABI) ---------------------------------- */
+
+uint64_t sb_draw_below(sb_src *src, uint64_t n) { return sb_inline_below(src, n); }
+uint64_t sb_draw_bits(sb_src *src, unsigned k) { return sb_inline_bits(src, k); }
+size_t sb_draw_weighted(sb_src *src, const uint64_t *w, size_t m)
+{
+    return sb_inline_weighted(src, w, m);
+}
+double sb_draw_unit(sb_src *src) { return sb_inline_unit(src); }
+int sb_src_error(const sb_src *src) { return src->error; }
+
+/* ---- the fast generator ------------------------------------------------ */
+
+uint64_t sb_mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15u;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+    return x ^ (x >> 31);
+}
+
+void sb_src_fast(sb_src *src, uint64_t seed, uint64_t chunk)
+{
+    /* Two independent-looking 64-bit keys, one from the seed and one from
+       the chunk, each spread over the four words.  The 4 x 64 bits of state are a
+       fixed function of (seed, chunk); a few outputs are discarded so the first draws of neighbouring
+       chunks share no structure. */
+    const uint64_t a = sb_mix64(seed), b = sb_mix64(chunk ^ 0x5851f42d4c957f2du);
+    memset(src, 0, sizeof *src);
+    for (int k = 0; k < 4; k++)
+        src->s[k] = sb_mix64(a + sb_mix64(b + (uint64_t)k));
+    if ((src->s[0] | src->s[1] | src->s[2] | src->s[3]) == 0)
+        src->s[0] = 1;     /* the one state xoshiro cannot leave */
+    for (int k = 0; k < 8; k++)
+        (void)sb_xoshiro_next(src->s);
+}
+
+/* ---- generic draws over a word source ---------------------------------- */
+
+static uint64_t words_bits(sb_src *src, unsigned k)
+{
+    sb_word_source *ws = src->impl;
+    uint64_t x = 0;
+    unsigned have = 0;
+    while (have < k) {
+        unsigned take = k - have < ws->width ? k - have : ws->width;
+        uint64_t w = ws->next(ws);
+        x = (take == 64 ? 0 : x << take) | (w >> (ws->width - take));
+        have += take;
+    }
+    return x;
+}
+
+static uint64_t words_below(sb_src *src, uint64_t n)
+{
+    if (n <= 1)
+        return 0;
+    unsigned b = 64 - (unsigned)__builtin_clzll(n - 1);  /* bits of n - 1 */
+    uint64_t x;
+    do
+        x = words_bits(src, b);
+    while (x >= n);
+    return x;
+}
+
+static size_t words_weighted(sb_src *src, const uint64_t *w, size_t m)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < m; i++)
+        total += w[i];
+    uint64_t r = words_below(src, total);
+    size_t i = 0;
+    while (r >= w[i])
+        r -= w[i++];
+    return i;
+}
+
+static double words_unit(sb_src *src)
+{
+    return (double)words_bits(src, 53) * 0x1.0p-53;
+}
+
+static const sb_src_ops words_ops = {
+    words_below, words_bits, words_weighted, words_unit
+};
+
+void sb_src_from_words(sb_src *src, sb_word_source *ws)
+{
+    memset(src, 0, sizeof *src);
+    src->ops = &words_ops;
+    src->impl = ws;
+}
+
+/* ---- the sequential backends ------------------------------------------- */
+
+typedef enum { BACKEND_FAST, BACKEND_GSL, BACKEND_RAND15, BACKEND_LCG32 } backend;
+
+struct sb_rng {
+    backend which;
+    char name[64];          /* as asked for */
+    uint64_t seed;
+    uint64_t next_chunk;    /* sequential backends: the chunk expected next */
+    sb_word_source ws;      /* first member used as the word source's self */
+    gsl_rng *gsl;           /* BACKEND_GSL */
+    unsigned long gsl_min;  /* GSL output offset */
+    unsigned long gsl_limit;/* 2^width, outputs - min at or above it are
+                               redrawn; 0 for a full 64-bit range */
+    uint32_t lcg;           /* rand15 and lcg32 state */
+};
+
+#define RNG_OF(ws) ((sb_rng *)((char *)(ws) - offsetof(sb_rng, ws)))
+
+static uint64_t gsl_word(sb_word_source *ws)
+{
+    sb_rng *r = RNG_OF(ws);
+    unsigned long x;
+    do
+        x = gsl_rng_get(r->gsl) - r->gsl_min;
+    while (r->gsl_limit && x >= r->gsl_limit);
+    return x;
+}
+
+static uint64_t rand15_word(sb_word_source *ws)
+{
+    sb_rng *r = RNG_OF(ws);
+    r->lcg = r->lcg * 214013u + 2531011u;
+    return (r->lcg >> 16) & 0x7fffu;
+}
+
+static uint64_t lcg32_word(sb_word_source *ws)
+{
+    sb_rng *r = RNG_OF(ws);
+    r->lcg = r->lcg * 1664525u + 1013904223u;
+    return r->lcg;
+}
+
+const sb_rng_info sb_rng_builtin[] = {
+    { SB_RNG_DEFAULT, "xoshiro256** (Blackman and Vigna 2018), 256-bit state, "
+                      "chunk i computed directly from (seed, i); the default" },
+    { "rand15", "weak: the classic C library rand(), 32-bit LCG "
+                "x*214013+2531011, output bits 16..30" },
+    { "lcg32", "weak: full-period 32-bit LCG x*1664525+1013904223, "
+               "all 32 bits output" },
+    { NULL, NULL }
+};
+
+static const gsl_rng_type *find_gsl(const char *name)
+{
+    for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++)
+        if (strcmp((*t)->name, name) == 0)
+            return *t;
+    return NULL;
+}
+
+int sb_rng_open(sb_rng **out, const char *name, uint64_t seed)
+{
+    *out = NULL;
+    if (strlen(name) >= sizeof ((sb_rng *)0)->name)
+        return SB_ENOTFOUND;
+    sb_rng *r = calloc(1, sizeof *r);
+    if (!r)
+        return SB_ENOMEM;
+    strcpy(r->name, name);
+    r->seed = seed;
+    const gsl_rng_type *t;
+    if (strcmp(name, SB_RNG_DEFAULT) == 0) {
+        r->which = BACKEND_FAST;
+    } else if (strcmp(name, "rand15") == 0) {
+        r->which = BACKEND_RAND15;
+        r->lcg = (uint32_t)seed;
+        r->ws = (sb_word_source){ 15, rand15_word };
+    } else if (strcmp(name, "lcg32") == 0) {
+        r->which = BACKEND_LCG32;
+        r->lcg = (uint32_t)seed;
+        r->ws = (sb_word_source){ 32, lcg32_word };
+    } else if ((t = find_gsl(name)) != NULL) {
+        r->which = BACKEND_GSL;
+        r->gsl = gsl_rng_alloc(t);
+        if (!r->gsl) {
+            free(r);
+            return SB_ENOMEM;
+        }
+        /* Most GSL generators keep 32 bits of seed: fold the 64-bit seed
+           into them so that seeds differing only in their high half do not
+           silently give the same run. */
+        gsl_rng_set(r->gsl, (unsigned long)(uint32_t)(seed ^ (seed >> 32)));
+        r->gsl_min = gsl_rng_min(r->gsl);
+        /* Words of 'width' bits: the largest power of two of outputs. */
+        const unsigned long span = gsl_rng_max(r->gsl) - r->gsl_min;
+        const unsigned width = span == ~0ul ? 64
+                             : 63 - (unsigned)__builtin_clzl(span + 1);
+        r->gsl_limit = width == 64 ? 0 : 1ul << width;
+        r->ws = (sb_word_source){ width, gsl_word };
+    } else {
+        free(r);
+        return SB_ENOTFOUND;
+    }
+    *out = r;
+    return SB_OK;
+}
+
+void sb_rng_close(sb_rng *r)
+{
+    if (!r)
+        return;
+    if (r->gsl)
+        gsl_rng_free(r->gsl);
+    free(r);
+}
+
+const char *sb_rng_name(const sb_rng *r) { return r->name; }
+
+int sb_rng_random_access(const sb_rng *r) { return r->which == BACKEND_FAST; }
+
+int sb_rng_chunk(sb_rng *r, uint64_t chunk, sb_src *src)
+{
+    if (r->which == BACKEND_FAST) {
+        sb_src_fast(src, r->seed, chunk);
+        return SB_OK;
+    }
+    if (chunk != r->next_chunk)
+        return SB_EINVAL;
+    r->next_chunk++;
+    sb_src_from_words(src, &r->ws);
+    return SB_OK;
+}

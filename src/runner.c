@@ -1,0 +1,202 @@
+/*
+ * runner.c - the sampling loop.
+ *
+ * For each chunk: point the source at the chunk's stream, reset the
+ * algorithm's state, then make blocks of samples and let every statistic
+ * count each block.  The stop flag is looked at between blocks, so an
+ * interrupted run still reports every sample it made.
+ */
+#include "src/runner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "algorithms/registry.h"
+#include "shufflebias/status.h"
+#include "src/rng.h"
+#include "stats/battery.h"
+#include "stats/registry.h"
+
+/* Samples per block: enough to amortise the per-block calls, small enough
+   for the block of a 1000-card deck to stay in cache. */
+#define BLOCK_SAMPLES 64u
+
+double sb_now(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct run_state {
+    sb_rng *rng;
+    void *alg_state;
+    void **acc;            /* one accumulator per statistic */
+    sb_card *block;        /* BLOCK_SAMPLES samples */
+} run_state;
+
+static void release(const sb_run_config *cfg, run_state *s)
+{
+    if (s->acc)
+        for (size_t i = 0; i < cfg->n_stats; i++)
+            if (s->acc[i])
+                cfg->stats[i]->free(s->acc[i]);
+    free(s->acc);
+    free(s->block);
+    if (s->alg_state && cfg->alg->free)
+        cfg->alg->free(s->alg_state);
+    sb_rng_close(s->rng);
+}
+
+static int prepare(const sb_run_config *cfg, const sb_shape *shape,
+                   run_state *s, char *err, size_t len)
+{
+    int rc = sb_rng_open(&s->rng, cfg->rng, cfg->seed);
+    if (rc != SB_OK) {
+        snprintf(err, len, "cannot open randomness source '%s': %s",
+                 cfg->rng, sb_status_str(rc));
+        return rc;
+    }
+    for (size_t i = 0; i < cfg->n_stats; i++)
+        if (!sb_stat_applies(cfg->stats[i], shape, err, len))
+            return SB_EINVAL;
+    if (cfg->alg->init && cfg->alg->init(&s->alg_state, &cfg->args) != SB_OK)
+        goto nomem;
+    s->block = malloc(BLOCK_SAMPLES * shape->len * sizeof *s->block);
+    s->acc = calloc(cfg->n_stats ? cfg->n_stats : 1, sizeof *s->acc);
+    if (!s->block || !s->acc)
+        goto nomem;
+    for (size_t i = 0; i < cfg->n_stats; i++)
+        if (cfg->stats[i]->alloc(&s->acc[i], shape) != SB_OK)
+            goto nomem;
+    return SB_OK;
+nomem:
+    snprintf(err, len, "out of memory preparing the run");
+    return SB_ENOMEM;
+}
+
+/* Make and count the samples of chunk 'chunk' (at most 'count' of them).
+   Returns the samples counted, less than 'count' only when stopped or on a
+   draw error (then *rc is set). */
+static uint64_t run_chunk(const sb_run_config *cfg, const sb_shape *shape,
+                          run_state *s, uint64_t chunk, uint64_t count,
+                          int *rc)
+{
+    sb_src src;
+    *rc = sb_rng_chunk(s->rng, chunk, &src);
+    if (*rc != SB_OK)
+        return 0;
+    if (cfg->alg->reset)
+        cfg->alg->reset(s->alg_state, &cfg->args);
+    uint64_t done = 0;
+    while (done < count) {
+        if (cfg->stop && *cfg->stop)
+            return done;
+        size_t b = count - done < BLOCK_SAMPLES ? (size_t)(count - done)
+                                                : BLOCK_SAMPLES;
+        for (size_t k = 0; k < b; k++)
+            cfg->alg->run(s->alg_state, &cfg->args, &src,
+                          s->block + k * shape->len);
+        if (src.error != SB_OK) {
+            *rc = src.error;
+            return done;
+        }
+        for (size_t i = 0; i < cfg->n_stats; i++)
+            cfg->stats[i]->add(s->acc[i], s->block, b);
+        done += b;
+    }
+    return done;
+}
+
+int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
+{
+    memset(rep, 0, sizeof *rep);
+    const size_t n = cfg->args.n;
+    const sb_shape shape = {
+        .kind = cfg->alg->kind,
+        .n = n,
+        .len = cfg->alg->sample_len ? cfg->alg->sample_len(&cfg->args) : n,
+        .hands = 0,
+    };
+    run_state s = { 0 };
+    int rc = prepare(cfg, &shape, &s, err, len);
+    if (rc != SB_OK) {
+        release(cfg, &s);
+        return rc;
+    }
+
+    const double start = sb_now();
+    uint64_t done = 0;
+    for (uint64_t chunk = 0; done < cfg->samples; chunk++) {
+        uint64_t want = cfg->samples - done < SB_CHUNK_SAMPLES
+                      ? cfg->samples - done : SB_CHUNK_SAMPLES;
+        uint64_t got = run_chunk(cfg, &shape, &s, chunk, want, &rc);
+        done += got;
+        if (rc != SB_OK) {
+            snprintf(err, len, "'%s' made a draw that the source '%s' "
+                     "cannot make: %s", cfg->alg->name, cfg->rng,
+                     sb_status_str(rc));
+            release(cfg, &s);
+            return rc;
+        }
+        if (cfg->progress)
+            cfg->progress(cfg->progress_ctx, done, cfg->samples);
+        if (got < want)
+            break;          /* stopped */
+    }
+
+    rep->run.algorithm = cfg->alg->name;
+    sb_shuffle_format_params(cfg->alg, &cfg->args, rep->run.params,
+                             sizeof rep->run.params);
+    rep->run.kind = cfg->alg->kind;
+    rep->run.literature = cfg->alg->literature == SB_LIT_UNIFORM ? "uniform"
+                                                                 : "biased";
+    rep->run.n = n;
+    rep->run.samples = cfg->samples;
+    rep->run.done = done;
+    rep->run.seed = cfg->seed;
+    rep->run.rng = cfg->rng;
+    rep->run.stream_version = SB_STREAM_VERSION;
+    rep->run.partial = done < cfg->samples;
+    rep->run.suspect_alpha = SB_SUSPECT_ALPHA;
+    rep->run.fail_alpha = SB_FAIL_ALPHA;
+
+    rep->results = calloc(cfg->n_stats ? cfg->n_stats : 1,
+                          sizeof *rep->results);
+    if (!rep->results) {
+        release(cfg, &s);
+        snprintf(err, len, "out of memory finalizing the run");
+        return SB_ENOMEM;
+    }
+    rep->n_results = cfg->n_stats;
+    /* The detectable effect is computed at the fail threshold a single
+       statistic faces in the worst case of Holm's procedure. */
+    const double alpha = SB_FAIL_ALPHA / (double)(cfg->n_stats ? cfg->n_stats : 1);
+    for (size_t i = 0; i < cfg->n_stats; i++) {
+        rc = cfg->stats[i]->finalize(s.acc[i], done, alpha, &rep->results[i]);
+        if (rc != SB_OK) {
+            snprintf(err, len, "statistic '%s' could not be computed: %s",
+                     cfg->stats[i]->name, sb_status_str(rc));
+            release(cfg, &s);
+            sb_report_release(rep);
+            return rc;
+        }
+    }
+    sb_battery_holm(rep->results, rep->n_results);
+    rep->verdict = sb_battery_verdicts(rep->results, rep->n_results,
+                                       SB_SUSPECT_ALPHA, SB_FAIL_ALPHA);
+    rep->run.seconds = sb_now() - start;
+    release(cfg, &s);
+    return SB_OK;
+}
+
+void sb_report_release(sb_report *rep)
+{
+    for (size_t i = 0; i < rep->n_results; i++)
+        sb_result_clear(&rep->results[i]);
+    free(rep->results);
+    rep->results = NULL;
+    rep->n_results = 0;
+}

@@ -1,0 +1,52 @@
+/*
+ * runner.h - drive an algorithm over many samples and finalize statistics.
+ *
+ * Samples are cut into chunks of SB_CHUNK_SAMPLES; chunk i always draws
+ * from stream i of the seed and starts with the algorithm's state reset, so
+ * the counts depend only on (algorithm, params, n, samples, seed, rng,
+ * stream version).  Within a chunk, samples are made in blocks and each
+ * statistic counts a whole block at once.
+ */
+#ifndef SB_SRC_RUNNER_H
+#define SB_SRC_RUNNER_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shufflebias/report.h"
+#include "shufflebias/shuffle.h"
+#include "shufflebias/stat.h"
+
+#define SB_CHUNK_SAMPLES 65536u
+
+typedef struct sb_run_config {
+    const sb_shuffle_type *alg;
+    sb_shuffle_args args;           /* n and parameter values */
+    uint64_t samples;               /* >= 1 */
+    uint64_t seed;
+    const char *rng;                /* a backend name (src/rng.h) */
+    const sb_stat_type *const *stats;
+    size_t n_stats;
+    /* Set (from a signal handler) to end the run early: the report then
+       covers the samples done and is marked partial.  May be NULL. */
+    volatile sig_atomic_t *stop;
+    /* Called after every chunk with the samples done so far; may be NULL. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
+} sb_run_config;
+
+/* Run 'cfg' and fill 'rep' (results allocated; release with
+   sb_report_release).  On error returns a status and writes a one-line
+   lowercase reason into 'err':  SB_ENOTFOUND (unknown rng), SB_EINVAL (a
+   statistic that does not apply), SB_ENOTSUP (a draw the source cannot
+   make), SB_ENOMEM.  An interrupted run returns SB_OK with
+   rep->run.partial set. */
+int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len);
+
+void sb_report_release(sb_report *rep);
+
+/* Seconds since an arbitrary origin, for timing only. */
+double sb_now(void);
+
+#endif /* SB_SRC_RUNNER_H */

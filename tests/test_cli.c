@@ -1,0 +1,355 @@
+/*
+ * test_cli.c - the shufflebias command end to end, as a user runs it.
+ *
+ * Each case runs the built executable through /bin/sh with its output in
+ * temporary files, then checks the exit code, the one-line errors and the
+ * JSON keys of DESIGN.md.  Statistical verdicts use fixed seeds; the
+ * false-alarm rate of each is stated where it is asserted.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "tests/sb_test.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct outcome {
+    int code;
+    char *out, *err;
+} outcome;
+
+static char dir[] = "/tmp/sb-cli-XXXXXX";
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)len + 1);
+    assert_int_equal(fread(s, 1, (size_t)len, f), (size_t)len);
+    s[len] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* Run "shufflebias ARGS" and collect what it said. */
+static outcome run(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' %s >%s/out 2>%s/err </dev/null",
+             SB_CLI_PATH, args, dir, dir);
+    int status = system(cmd);
+    assert_true(WIFEXITED(status));
+    char path[256];
+    outcome o = { WEXITSTATUS(status), NULL, NULL };
+    snprintf(path, sizeof path, "%s/out", dir);
+    o.out = slurp(path);
+    snprintf(path, sizeof path, "%s/err", dir);
+    o.err = slurp(path);
+    return o;
+}
+
+static void release(outcome *o)
+{
+    free(o->out);
+    free(o->err);
+}
+
+/* An error is one line on stderr that mentions 'what', and exit code 2. */
+static void assert_usage_error(const char *args, const char *what)
+{
+    outcome o = run(args);
+    if (o.code != 2 || !strstr(o.err, what))
+        print_error("'%s' gave exit %d and stderr: %s", args, o.code, o.err);
+    assert_int_equal(o.code, 2);
+    assert_non_null(strstr(o.err, what));
+    assert_non_null(strchr(o.err, '\n'));
+    assert_string_equal(strchr(o.err, '\n'), "\n");   /* exactly one line */
+    assert_string_equal(o.out, "");
+    release(&o);
+}
+
+static json_t *parse_json(const char *text)
+{
+    json_error_t e;
+    json_t *j = json_loads(text, 0, &e);
+    if (!j)
+        print_error("bad JSON at line %d: %s\n", e.line, e.text);
+    assert_non_null(j);
+    return j;
+}
+
+static void list_shows_everything(void **state)
+{
+    (void)state;
+    outcome o = run("list");
+    assert_int_equal(o.code, 0);
+    const char *want[] = { "fisher-yates", "naive-swap", "sattolo",
+                           "sort-random-keys", "fisher-yates-mod",
+                           "key-bits=53", "position", "permutation",
+                           "fixed-points", "cycles", "xoshiro256", "rand15",
+                           "mt19937", "biased", "uniform" };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_non_null(strstr(o.out, want[i]));
+    release(&o);
+    o = run("list --json");
+    assert_int_equal(o.code, 0);
+    json_t *j = parse_json(o.out);
+    assert_true(json_array_size(json_object_get(j, "algorithms")) >= 5);
+    assert_true(json_array_size(json_object_get(j, "statistics")) >= 4);
+    json_decref(j);
+    release(&o);
+}
+
+/* naive-swap at 3 cards is 4/27 vs 5/27 per order: at 200000 samples the
+   permutation X^2 has noncentrality ~ 2e5 * 0.0123 * 6 ~ 1.5e4, so a pass
+   would take a ~120-sigma miss; with the fixed seed the result is fixed. */
+static void naive_swap_is_caught(void **state)
+{
+    (void)state;
+    outcome o = run("test naive-swap --n 3 --samples 200000 --seed 1");
+    assert_int_equal(o.code, 1);
+    assert_non_null(strstr(o.out, "verdict: FAIL"));
+    assert_non_null(strstr(o.out, "seed       1\n"));
+    release(&o);
+}
+
+/* Fisher-Yates is exactly uniform: a fail needs a Holm-adjusted p below
+   1e-6 (false-alarm rate <= 1e-6, and a suspect <= 1e-3); the seed is
+   fixed, so this run's verdict never changes. */
+static void fisher_yates_passes(void **state)
+{
+    (void)state;
+    outcome o = run("test fisher-yates --n 52 --samples 1e6 --seed 1");
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "verdict: PASS"));
+    assert_non_null(strstr(o.out, "samples    1000000"));
+    release(&o);
+}
+
+/* Sattolo never leaves a fixed point and makes one cycle: the fixed-points
+   and cycles statistics see it at once (p underflows). */
+static void sattolo_is_caught(void **state)
+{
+    (void)state;
+    outcome o = run("test sattolo --n 8 --samples 1e5 --seed 3 --json -");
+    assert_int_equal(o.code, 1);
+    json_t *j = parse_json(o.out);
+    assert_string_equal(json_string_value(json_object_get(j, "verdict")),
+                        "fail");
+    json_t *tests = json_object_get(j, "tests");
+    size_t i;
+    json_t *t;
+    int saw_cycles = 0;
+    json_array_foreach(tests, i, t) {
+        const char *name = json_string_value(json_object_get(t, "name"));
+        if (strcmp(name, "cycles") == 0 || strcmp(name, "fixed-points") == 0) {
+            saw_cycles++;
+            assert_string_equal(json_string_value(json_object_get(t, "verdict")),
+                                "fail");
+        }
+    }
+    assert_int_equal(saw_cycles, 2);
+    json_decref(j);
+    release(&o);
+}
+
+/* A GSL generator by its GSL name; mt19937 is a good generator, so the
+   verdict is pass (false alarm <= 1e-3 for suspect, fixed seed). */
+static void gsl_generator_by_name(void **state)
+{
+    (void)state;
+    outcome o = run("test fisher-yates --rng mt19937 --samples 2e5 --seed 4");
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "rng        mt19937"));
+    release(&o);
+    o = run("test fisher-yates --rng rand15 --n 10 --samples 1e4 --seed 4");
+    assert_int_not_equal(o.code, 2);
+    assert_non_null(strstr(o.out, "rng        rand15"));
+    release(&o);
+}
+
+static void json_has_the_contract_keys(void **state)
+{
+    (void)state;
+    outcome o = run("test fisher-yates --n 6 --samples 5e4 --seed 11 "
+                    "--json -");
+    assert_int_equal(o.code, 0);
+    json_t *j = parse_json(o.out);
+    const char *keys[] = { "algorithm", "n", "samples", "seed", "rng",
+                           "stream_version", "verdict", "partial", "tests",
+                           "timing" };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        assert_non_null(json_object_get(j, keys[i]));
+    assert_int_equal(json_integer_value(json_object_get(j, "seed")), 11);
+    assert_int_equal(json_integer_value(json_object_get(j, "n")), 6);
+    assert_int_equal(json_integer_value(json_object_get(j, "samples")), 50000);
+    assert_true(json_is_false(json_object_get(j, "partial")));
+    json_t *tests = json_object_get(j, "tests");
+    assert_int_equal(json_array_size(tests), 4);  /* n <= 10: all four */
+    size_t i;
+    json_t *t;
+    json_array_foreach(tests, i, t) {
+        const char *tk[] = { "name", "statistic", "df", "p_value",
+                             "p_adjusted", "verdict" };
+        for (size_t k = 0; k < sizeof tk / sizeof tk[0]; k++)
+            assert_non_null(json_object_get(t, tk[k]));
+        assert_true(json_real_value(json_object_get(t, "p_adjusted"))
+                    >= json_real_value(json_object_get(t, "p_value")));
+    }
+    json_decref(j);
+    release(&o);
+}
+
+/* Same seed, same counts: the JSON is identical once timing is removed. */
+static void same_seed_same_result(void **state)
+{
+    (void)state;
+    const char *args = "test naive-swap --n 5 --samples 1e5 --seed 99 --json -";
+    outcome a = run(args), b = run(args);
+    json_t *ja = parse_json(a.out), *jb = parse_json(b.out);
+    json_object_del(ja, "timing");
+    json_object_del(jb, "timing");
+    assert_true(json_equal(ja, jb));
+    json_decref(ja);
+    json_decref(jb);
+    release(&a);
+    release(&b);
+    outcome c = run("test naive-swap --n 5 --samples 1e5 --seed 98 --json -");
+    outcome d = run(args);
+    json_t *jc = parse_json(c.out), *jd = parse_json(d.out);
+    json_object_del(jc, "timing");
+    json_object_del(jd, "timing");
+    assert_false(json_equal(jd, jc));
+    json_decref(jc);
+    json_decref(jd);
+    release(&c);
+    release(&d);
+}
+
+static void json_to_file_and_samples_suffixes(void **state)
+{
+    (void)state;
+    char args[512];
+    snprintf(args, sizeof args, "test fisher-yates --n 4 --samples 20k "
+             "--seed 5 --quiet --json %s/r.json", dir);
+    outcome o = run(args);
+    assert_int_equal(o.code, 0);
+    assert_string_equal(o.out, "");     /* --quiet */
+    char path[256];
+    snprintf(path, sizeof path, "%s/r.json", dir);
+    char *text = slurp(path);
+    json_t *j = parse_json(text);
+    assert_int_equal(json_integer_value(json_object_get(j, "samples")), 20000);
+    json_decref(j);
+    free(text);
+    release(&o);
+}
+
+static void a_fresh_seed_is_printed(void **state)
+{
+    (void)state;
+    outcome o = run("test fisher-yates --n 5 --samples 1000");
+    assert_non_null(strstr(o.out, "seed       "));
+    release(&o);
+}
+
+static void bad_input_is_a_clear_error(void **state)
+{
+    (void)state;
+    assert_usage_error("test fisher-yate", "unknown algorithm 'fisher-yate'");
+    assert_usage_error("test fisher-yate", "fisher-yates, naive-swap");
+    assert_usage_error("test fisher-yates --n 0", "invalid --n '0'");
+    assert_usage_error("test fisher-yates --n 70000", "invalid --n '70000'");
+    assert_usage_error("test fisher-yates-mod --n 40000",
+                       "out of range for 'fisher-yates-mod'");
+    assert_usage_error("test fisher-yates --samples abc",
+                       "invalid --samples 'abc'");
+    assert_usage_error("test fisher-yates --samples 1.5", "invalid --samples");
+    assert_usage_error("test fisher-yates --rng mt19973",
+                       "unknown randomness source 'mt19973'");
+    assert_usage_error("test fisher-yates --tests position,chi",
+                       "unknown statistic 'chi'");
+    assert_usage_error("test fisher-yates --n 52 --tests permutation",
+                       "permutation");
+    assert_usage_error("test fisher-yates --param k=3",
+                       "'fisher-yates' takes no parameters");
+    assert_usage_error("test sort-random-keys --param key-bits=99",
+                       "key-bits=1..64");
+    assert_usage_error("test sort-random-keys --param bits=9",
+                       "unknown parameter 'bits=9'");
+    assert_usage_error("test fisher-yates --seed -1", "invalid --seed");
+    assert_usage_error("test fisher-yates --bogus", "unknown or incomplete");
+    assert_usage_error("test", "which algorithm");
+    assert_usage_error("frobnicate", "unknown command 'frobnicate'");
+}
+
+static void audit_writes_its_reports(void **state)
+{
+    (void)state;
+    char args[512];
+    snprintf(args, sizeof args, "audit --n 8 --samples 2e4 --markdown "
+             "%s/audit.md --json %s/audit.json", dir, dir);
+    outcome o = run(args);
+    /* Every uniform algorithm passes at this fixed seed (false alarm per
+       algorithm <= 1e-3), so the exit code is 0. */
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "naive-swap"));
+    char path[256];
+    snprintf(path, sizeof path, "%s/audit.md", dir);
+    char *md = slurp(path);
+    assert_non_null(strstr(md, "| `sattolo` |"));
+    free(md);
+    snprintf(path, sizeof path, "%s/audit.json", dir);
+    char *text = slurp(path);
+    json_t *j = parse_json(text);
+    json_t *runs = json_object_get(j, "runs");
+    assert_true(json_array_size(runs) >= 5);
+    size_t i;
+    json_t *r;
+    json_array_foreach(runs, i, r) {
+        const char *alg = json_string_value(json_object_get(r, "algorithm"));
+        if (strcmp(alg, "sattolo") == 0 || strcmp(alg, "naive-swap") == 0)
+            assert_string_equal(json_string_value(json_object_get(r, "verdict")),
+                                "fail");
+    }
+    json_decref(j);
+    free(text);
+    release(&o);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(list_shows_everything),
+        cmocka_unit_test(naive_swap_is_caught),
+        cmocka_unit_test(fisher_yates_passes),
+        cmocka_unit_test(sattolo_is_caught),
+        cmocka_unit_test(gsl_generator_by_name),
+        cmocka_unit_test(json_has_the_contract_keys),
+        cmocka_unit_test(same_seed_same_result),
+        cmocka_unit_test(json_to_file_and_samples_suffixes),
+        cmocka_unit_test(a_fresh_seed_is_printed),
+        cmocka_unit_test(bad_input_is_a_clear_error),
+        cmocka_unit_test(audit_writes_its_reports),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

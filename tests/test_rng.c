@@ -1,0 +1,258 @@
+/*
+ * test_rng.c - the draw interface and the randomness backends.
+ *
+ * Unbiasedness is checked exhaustively, never statistically: Lemire's step
+ * and the word-based rejection are run on words narrow enough (8 bits) for
+ * every possible word to be fed once, and every outcome must come up the
+ * same number of times.
+ */
+#include "tests/sb_test.h"
+
+#include <string.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_rng.h>
+
+#include "shufflebias/rng.h"
+#include "shufflebias/status.h"
+#include "src/rng.h"
+
+/* Every 8-bit word once: for each n, the accepted words split into exactly
+   floor(256 / n) per result, and 256 mod n words are rejected. */
+static void lemire_is_exactly_unbiased(void **state)
+{
+    (void)state;
+    for (uint64_t n = 1; n <= 256; n++) {
+        unsigned count[256] = { 0 };
+        unsigned accepted = 0;
+        for (uint64_t x = 0; x < 256; x++) {
+            uint64_t r;
+            if (sb_lemire_accept(x, n, 8, &r)) {
+                assert_true(r < n);
+                count[r]++;
+                accepted++;
+            }
+        }
+        assert_int_equal(accepted, 256 - 256 % n);
+        for (uint64_t r = 0; r < n; r++)
+            assert_int_equal(count[r], 256 / n);
+    }
+}
+
+/* The full-width step used on the fast path agrees with the definition
+   at its edges: n = 1 always accepts 0, and x = 0 gives result 0. */
+static void lemire_full_width_edges(void **state)
+{
+    (void)state;
+    uint64_t r;
+    assert_true(sb_lemire_accept(~(uint64_t)0, 1, 64, &r));
+    assert_int_equal(r, 0);
+    /* n = 2^63 + 1: 2^64 mod n = 2^63 - 1, so low parts below it reject. */
+    const uint64_t n = ((uint64_t)1 << 63) + 1;
+    assert_false(sb_lemire_accept(0, n, 64, &r));   /* low 0: rejected */
+    assert_true(sb_lemire_accept(1, n, 64, &r));    /* low n: kept */
+    assert_int_equal(r, 0);
+    assert_true(sb_lemire_accept(~(uint64_t)0, n, 64, &r));
+    assert_true(r == n - 1);   /* (2^64 - 1)(2^63 + 1) >> 64 = 2^63 */
+}
+
+/* A word source that walks every word of 'width' bits once, in order,
+   and counts the words taken. */
+typedef struct counter {
+    sb_word_source ws;   /* first: the source's self pointer */
+    uint64_t next_word, taken;
+} counter;
+
+static uint64_t counter_next(sb_word_source *ws)
+{
+    counter *c = (counter *)ws;
+    c->taken++;
+    return c->next_word++ & (((uint64_t)1 << ws->width) - 1);
+}
+
+static void word_below_is_exactly_unbiased(void **state)
+{
+    (void)state;
+    for (uint64_t n = 1; n <= 256; n++) {
+        counter c = { { 8, counter_next }, 0, 0 };
+        sb_src src;
+        sb_src_from_words(&src, &c.ws);
+        unsigned count[256] = { 0 };
+        if (n == 1) {
+            assert_int_equal(sb_draw_below(&src, 1), 0);
+            assert_int_equal(c.taken, 0);   /* below(1) draws nothing */
+            continue;
+        }
+        /* Draw until every word has been fed once; a draw that ran past
+           the last word (still rejecting) is not counted. */
+        while (c.taken < 256) {
+            uint64_t r = sb_draw_below(&src, n);
+            if (c.taken > 256)
+                break;
+            count[r]++;
+        }
+        unsigned b = 64 - (unsigned)__builtin_clzll(n - 1);
+        for (uint64_t r = 0; r < n; r++)
+            assert_int_equal(count[r], 1u << (8 - b));
+    }
+}
+
+static void word_bits_take_high_bits(void **state)
+{
+    (void)state;
+    counter c = { { 8, counter_next }, 0, 0 };
+    sb_src src;
+    sb_src_from_words(&src, &c.ws);
+    unsigned count[8] = { 0 };
+    for (int i = 0; i < 256; i++)
+        count[sb_draw_bits(&src, 3)]++;
+    for (int v = 0; v < 8; v++)
+        assert_int_equal(count[v], 32);
+    /* 0xAB then 0xAC: 12 bits = 8 bits of the first word, then the top
+       4 bits of the second. */
+    c.next_word = 0xAB;
+    assert_int_equal(sb_draw_bits(&src, 12), 0xABA);
+}
+
+static void word_weighted_is_exact(void **state)
+{
+    (void)state;
+    /* Weights 3, 1, 4 sum to 8: below(8) takes the top 3 bits of each of
+       the 256 words, so indices come up 3 x 32, 1 x 32 and 4 x 32 times. */
+    counter c = { { 8, counter_next }, 0, 0 };
+    sb_src src;
+    sb_src_from_words(&src, &c.ws);
+    const uint64_t w[3] = { 3, 1, 4 };
+    unsigned count[3] = { 0 };
+    for (int i = 0; i < 256; i++)
+        count[sb_draw_weighted(&src, w, 3)]++;
+    assert_int_equal(count[0], 96);
+    assert_int_equal(count[1], 32);
+    assert_int_equal(count[2], 128);
+}
+
+/* Blackman and Vigna's reference xoshiro256starstar.c from state {1,2,3,4}
+   gives 11520, 0, 1509978240, 1215971899390074240 (recomputed
+   independently in Python when this test was written). */
+static void xoshiro_check_values(void **state)
+{
+    (void)state;
+    uint64_t s[4] = { 1, 2, 3, 4 };
+    assert_true(sb_xoshiro_next(s) == 11520u);
+    assert_true(sb_xoshiro_next(s) == 0u);
+    assert_true(sb_xoshiro_next(s) == 1509978240u);
+    assert_true(sb_xoshiro_next(s) == 1215971899390074240u);
+}
+
+static void fast_streams_are_random_access(void **state)
+{
+    (void)state;
+    sb_rng *rng;
+    assert_int_equal(sb_rng_open(&rng, SB_RNG_DEFAULT, 42), SB_OK);
+    assert_true(sb_rng_random_access(rng));
+    sb_src a, b, c;
+    /* Chunk 7 asked for first and again later gives the same stream. */
+    assert_int_equal(sb_rng_chunk(rng, 7, &a), SB_OK);
+    assert_int_equal(sb_rng_chunk(rng, 3, &c), SB_OK);
+    assert_int_equal(sb_rng_chunk(rng, 7, &b), SB_OK);
+    int same_as_other_chunk = 1;
+    for (int i = 0; i < 100; i++) {
+        uint64_t x = sb_draw_bits(&a, 64);
+        assert_true(x == sb_draw_bits(&b, 64));
+        same_as_other_chunk &= x == sb_draw_bits(&c, 64);
+    }
+    assert_false(same_as_other_chunk);
+    sb_rng_close(rng);
+    /* A different seed gives a different chunk 7. */
+    sb_src d;
+    sb_src_fast(&d, 43, 7);
+    sb_src_fast(&a, 42, 7);
+    assert_true(sb_draw_bits(&a, 64) != sb_draw_bits(&d, 64));
+}
+
+static void fast_draws_stay_in_range(void **state)
+{
+    (void)state;
+    sb_src src;
+    sb_src_fast(&src, 1, 0);
+    const uint64_t ns[] = { 1, 2, 3, 52, 1000, ((uint64_t)1 << 63) + 1 };
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
+        for (int i = 0; i < 1000; i++)
+            assert_true(sb_draw_below(&src, ns[k]) < ns[k]);
+    for (int i = 0; i < 1000; i++) {
+        double u = sb_draw_unit(&src);
+        assert_true(u >= 0 && u < 1);
+        assert_true(sb_draw_bits(&src, 5) < 32);
+    }
+    assert_int_equal(sb_draw_bits(&src, 0), 0);
+    assert_int_equal(sb_src_error(&src), SB_OK);
+}
+
+/* The classic C library rand() seeded with 1 (srand(1)) starts
+   41, 18467, 6334, 26500 (Microsoft C runtime; the same LCG constants). */
+static void rand15_check_values(void **state)
+{
+    (void)state;
+    sb_rng *rng;
+    sb_src src;
+    assert_int_equal(sb_rng_open(&rng, "rand15", 1), SB_OK);
+    assert_false(sb_rng_random_access(rng));
+    assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
+    assert_int_equal(sb_draw_bits(&src, 15), 41);
+    assert_int_equal(sb_draw_bits(&src, 15), 18467);
+    assert_int_equal(sb_draw_bits(&src, 15), 6334);
+    assert_int_equal(sb_draw_bits(&src, 15), 26500);
+    /* Sequential: chunks must come in order. */
+    assert_int_equal(sb_rng_chunk(rng, 5, &src), SB_EINVAL);
+    assert_int_equal(sb_rng_chunk(rng, 1, &src), SB_OK);
+    sb_rng_close(rng);
+}
+
+/* A GSL backend is GSL's own stream: the words are gsl_rng_get's outputs
+   (mt19937 covers exactly 32 bits, so nothing is rejected). */
+static void gsl_backend_is_gsl_stream(void **state)
+{
+    (void)state;
+    sb_rng *rng;
+    sb_src src;
+    assert_int_equal(sb_rng_open(&rng, "mt19937", 5), SB_OK);
+    assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
+    gsl_rng *ref = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(ref, 5);
+    for (int i = 0; i < 10; i++)
+        assert_true(sb_draw_bits(&src, 32) == gsl_rng_get(ref));
+    gsl_rng_free(ref);
+    sb_rng_close(rng);
+    /* ranlux has 24-bit outputs: words are 24 bits wide, draws still fit. */
+    assert_int_equal(sb_rng_open(&rng, "ranlux", 5), SB_OK);
+    assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
+    for (int i = 0; i < 100; i++)
+        assert_true(sb_draw_below(&src, 52) < 52);
+    sb_rng_close(rng);
+}
+
+static void unknown_source_is_refused(void **state)
+{
+    (void)state;
+    sb_rng *rng;
+    assert_int_equal(sb_rng_open(&rng, "mt19973", 1), SB_ENOTFOUND);
+    assert_null(rng);
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lemire_is_exactly_unbiased),
+        cmocka_unit_test(lemire_full_width_edges),
+        cmocka_unit_test(word_below_is_exactly_unbiased),
+        cmocka_unit_test(word_bits_take_high_bits),
+        cmocka_unit_test(word_weighted_is_exact),
+        cmocka_unit_test(xoshiro_check_values),
+        cmocka_unit_test(fast_streams_are_random_access),
+        cmocka_unit_test(fast_draws_stay_in_range),
+        cmocka_unit_test(rand15_check_values),
+        cmocka_unit_test(gsl_backend_is_gsl_stream),
+        cmocka_unit_test(unknown_source_is_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
