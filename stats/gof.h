@@ -1,0 +1,130 @@
+/*
+ * gof.h - goodness-of-fit machinery shared by every statistic.
+ *
+ * A statistic counts; this module turns counts into a result: Pearson's
+ * X^2 against an exact null, its upper-tail p-value (GSL cdfs), pooling of
+ * sparse categories, the effect size and the detectable effect.  Nothing
+ * here is specific to one statistic, and no statistic repeats any of it.
+ *
+ * GSL's error handler must be off (main turns it off, tests call
+ * gsl_set_error_handler_off()): every GSL result is checked for NaN here
+ * and turned into a status, never an abort.
+ */
+#ifndef SB_GOF_H
+#define SB_GOF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "shufflebias/stat.h"
+
+/* p-values below this are reported as 0 with p_underflow set, so that the
+   JSON can say "< 1e-300" instead of printing a denormal or a GSL zero. */
+#define SB_GOF_P_FLOOR 1e-300
+/* Pooling makes every group expect at least this many samples. */
+#define SB_GOF_MIN_EXPECTED 5.0
+/* The power at which the detectable effect is stated. */
+#define SB_GOF_POWER 0.9
+
+/* ---- p-values --------------------------------------------------------- */
+
+/* Upper tail P(chi-square(df) >= x) into *p, df > 0.  When it is 0 or below
+   SB_GOF_P_FLOOR, *p is set to 0 and *underflow to 1 (else 0).
+   Returns SB_OK, SB_EINVAL (df <= 0 or x NaN) or SB_ERANGE (GSL answered
+   NaN). */
+int sb_gof_chisq_p(double x, double df, double *p, int *underflow);
+
+/* Upper tail P(Z >= z) of the standard normal, same conventions. */
+int sb_gof_normal_p(double z, double *p, int *underflow);
+
+/* ---- pooling ---------------------------------------------------------- */
+
+/* Pool adjacent categories of a one-dimensional distribution so that every
+   group expects at least 'min_expected': sweep from the low end, closing a
+   group as soon as its expectation reaches 'min_expected'; a last group
+   that falls short joins the previous one.  The decision depends on the
+   expectations only, never on what was observed.
+   'last' (k entries) receives the last category index of each group, in
+   order; *groups the number of groups (1 when the whole expectation is
+   below 'min_expected': nothing can then be tested).  df = groups - 1.
+   Returns SB_OK, or SB_EINVAL when k is 0 or a pointer is NULL. */
+int sb_gof_pool(const double *expected, size_t k, double min_expected,
+                size_t *last, size_t *groups);
+
+/* ---- power ------------------------------------------------------------ */
+
+/* Survival function of the noncentral chi-square, P(chi2'(df, lambda) > x),
+   as the Poisson mixture sum_j Pois(j; lambda/2) Q_{df+2j}(x) (Johnson,
+   Kotz and Balakrishnan, "Continuous Univariate Distributions" vol. 2,
+   ch. 29), summed over the Poisson mass beyond 1e-16.
+   Returns SB_OK, SB_EINVAL or SB_ERANGE (GSL answered NaN). */
+int sb_gof_ncx2_Q(double x, double df, double lambda, double *q);
+
+/* The smallest noncentrality lambda at which a chi-square(df) test at level
+   'alpha' rejects with probability 'power': the lambda solving
+   P(chi2'(df, lambda) > Qinv_df(alpha)) = power, found by bisection to a
+   relative 1e-10.  Returns SB_OK, SB_EINVAL or SB_ERANGE. */
+int sb_gof_detectable_chisq(double df, double alpha, double power,
+                            double *lambda);
+
+/* The normal analogue for the sparse regime, where X^2 over df + 1
+   equiprobable cells is referred to a normal with its exact null moments
+   mean df and variance s0^2 = 2 df (1 - 1/samples): under an alternative
+   with noncentrality lambda, X^2 has mean about df + lambda and variance
+   about s0^2 + 4 lambda (those of a noncentral chi-square), so the power
+   is Q((z_alpha s0 - lambda) / sqrt(s0^2 + 4 lambda)).  Solved for 'power'
+   by the same bisection.  Returns SB_OK, SB_EINVAL or SB_ERANGE. */
+int sb_gof_detectable_sparse(double df, uint64_t samples, double alpha,
+                             double power, double *lambda);
+
+/* ---- filling a result ------------------------------------------------- */
+
+/* Start a result: zero it (it must own no table: fresh, or cleared with
+   sb_result_clear) and set its name and p-values to 1. */
+void sb_gof_begin(sb_result *res, const char *name);
+
+/* Mark a begun result not applicable, the one-line reason in 'note'
+   (printf format).  Returns SB_OK: not applicable is an answer, not an
+   error. */
+int sb_gof_not_applicable(sb_result *res, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Allocate a zeroed rows x cols table, with lo/hi ranges when 'ranges' is
+   set.  Returns SB_OK or SB_ENOMEM (the table is then empty). */
+int sb_gof_table_alloc(sb_table *t, size_t rows, size_t cols, int ranges);
+
+/* Fill statistic, df, p_value, p_underflow, effect = max(0, (x2 - df) / N)
+   and detectable = lambda* / N at level 'fail_alpha', for X^2 = 'x2'
+   referred to chi-square(df).  Returns SB_OK, SB_EINVAL or SB_ERANGE. */
+int sb_gof_chisq_result(sb_result *res, double x2, double df,
+                        uint64_t samples, double fail_alpha);
+
+/* The same for the sparse regime (see sb_gof_detectable_sparse): X^2 over
+   df + 1 equiprobable cells, p from the normal upper tail of
+   (x2 - df) / sqrt(2 df (1 - 1/N)); N >= 2. */
+int sb_gof_sparse_result(sb_result *res, double x2, double df,
+                         uint64_t samples, double fail_alpha);
+
+/* A percentage in words, with about three significant digits and no
+   exponent above 1e-4: 5100, 17.2, 1.92, 0.0123. */
+void sb_gof_percent(char *buf, size_t len, double pct);
+
+/* A whole result for a one-dimensional count distribution against exact
+   null probabilities: counts[i] and prob[i] for the values first_value + i,
+   i = 0..k-1 (the support of the statistic: 1..n for cycles).
+   Pools as sb_gof_pool does (the groups and what was pooled go in the note
+   and the table, 1 x groups with value ranges lo..hi), refers X^2 to
+   chi-square(groups - 1), and names the group of largest contribution in
+   effect_desc with 'one' and 'many' ("cycle", "cycles"):
+   "1 cycle: 99.9% of decks against 1.92% expected".  'null_desc' says what
+   the null is.  Fewer than two groups make the result not applicable.
+   'res' is begun here.  Returns SB_OK, SB_ENOMEM, SB_EINVAL or SB_ERANGE. */
+int sb_gof_dist_result(sb_result *res, const char *name,
+                       const uint64_t *counts, const double *prob, size_t k,
+                       long first_value, uint64_t samples, double fail_alpha,
+                       const char *one, const char *many,
+                       const char *null_desc);
+
+#endif /* SB_GOF_H */

@@ -1,0 +1,160 @@
+/*
+ * nulls.c - exact null distributions of permutation statistics.
+ *
+ * Each formula sits beside its code with its source; tests/test_stats.c
+ * checks them against published integers (OEIS) and against a brute-force
+ * enumeration of all permutations of 7 elements.
+ */
+#include "stats/nulls.h"
+
+#include <string.h>
+#include "shufflebias/status.h"
+
+uint64_t sb_null_factorial(size_t n)
+{
+    if (n > SB_NULL_FACT_MAX)
+        return 0;
+    uint64_t f = 1;
+    for (size_t i = 2; i <= n; i++)
+        f *= i;
+    return f;
+}
+
+/* P(k) = (1/k!) S(n-k) with S(m) = sum_{j=0}^{m} (-1)^j / j!: the number of
+   permutations with exactly k fixed points is C(n,k) D(n-k), D(m) being the
+   derangements of m = m! S(m) (Riordan 1958).  S(1) = 0 exactly, so k = n-1
+   gets probability 0, as it must.  1/k! underflows gracefully to 0 for
+   k > 170, where the probabilities are far below anything a test sees. */
+int sb_null_fixed_points(size_t n, double *p)
+{
+    if (n == 0 || p == NULL)
+        return SB_EINVAL;
+    /* First pass: p[m] = S(m), the partial sums of e^-1. */
+    double term = 1.0, sum = 0.0;
+    for (size_t m = 0; m <= n; m++) {
+        if (m > 0)
+            term = -term / (double)m;
+        sum += term;
+        p[m] = sum;                    /* S(1) = 1 - 1 is exactly 0 */
+    }
+    /* Second pass, in place: P(k) = S(n-k) / k!.  Reverse first so that
+       p[k] holds S(n-k), then scale by 1/k!. */
+    for (size_t i = 0, j = n; i < j; i++, j--) {
+        double t = p[i];
+        p[i] = p[j];
+        p[j] = t;
+    }
+    double inv_fact = 1.0;
+    for (size_t k = 0; k <= n; k++) {
+        if (k > 0)
+            inv_fact /= (double)k;
+        p[k] *= inv_fact;
+    }
+    return SB_OK;
+}
+
+/* D(n,k) = C(n,k) !(n-k), with the derangement numbers
+   !0 = 1, !1 = 0, !m = (m-1)(!(m-1) + !(m-2))   (OEIS A000166).
+   For n <= 20 every product fits: D(n,k) <= n!. */
+int sb_null_fixed_points_count(size_t n, uint64_t *d)
+{
+    if (n == 0 || n > SB_NULL_FACT_MAX || d == NULL)
+        return SB_EINVAL;
+    uint64_t der[SB_NULL_FACT_MAX + 1];
+    der[0] = 1;
+    der[1] = 0;
+    for (size_t m = 2; m <= n; m++)
+        der[m] = (m - 1) * (der[m - 1] + der[m - 2]);
+    uint64_t binom = 1;   /* C(n,k), exact: C(n,k) k = C(n,k-1) (n-k+1) */
+    for (size_t k = 0; k <= n; k++) {
+        if (k > 0)
+            binom = binom * (n - k + 1) / k;   /* < 11 C(20,10) */
+        d[k] = binom * der[n - k];
+    }
+    return SB_OK;
+}
+
+/* The recurrence on probabilities never subtracts, so it is stable; it is
+   run in place from the top index down.  'top' is the highest k whose
+   probability is still above the floor: beyond it every value is 0. */
+int sb_null_cycles(size_t n, double *p)
+{
+    if (n == 0 || p == NULL)
+        return SB_EINVAL;
+    const double floor_p = 1e-300;
+    memset(p, 0, (n + 1) * sizeof *p);
+    p[1] = 1.0;                        /* P_1: one cycle, surely */
+    size_t top = 1;
+    for (size_t m = 2; m <= n; m++) {
+        const double stay = (double)(m - 1) / (double)m;
+        const double join = 1.0 / (double)m;
+        size_t hi = top + 1;           /* P_m(k) can be > 0 up to top + 1 */
+        for (size_t k = hi; k >= 1; k--)
+            p[k] = stay * p[k] + join * p[k - 1];
+        /* p[0] stays 0: a permutation of m >= 1 elements has a cycle. */
+        top = hi;
+        while (top > 1 && p[top] < floor_p) {
+            p[top] = 0.0;
+            top--;
+        }
+    }
+    return SB_OK;
+}
+
+/* c(n,k) = (n-1) c(n-1,k) + c(n-1,k-1), c(1,1) = 1 (OEIS A132393; Knuth,
+   TAOCP vol. 1, 1.2.6).  The row sums to n!, so for n <= 20 no entry
+   overflows. */
+int sb_null_cycles_count(size_t n, uint64_t *c)
+{
+    if (n == 0 || n > SB_NULL_FACT_MAX || c == NULL)
+        return SB_EINVAL;
+    memset(c, 0, (n + 1) * sizeof *c);
+    c[1] = 1;
+    for (size_t m = 2; m <= n; m++)
+        for (size_t k = m; k >= 1; k--)
+            c[k] = (m - 1) * c[k] + c[k - 1];
+    return SB_OK;
+}
+
+/* Lehmer code with a bit set of the cards already placed: the digit of
+   position i is the number of unplaced cards below perm[i], that is
+   perm[i] minus the placed cards below it.  O(n) with a popcount. */
+uint64_t sb_null_perm_rank(const sb_card *perm, size_t n)
+{
+    static const uint64_t fact[SB_NULL_FACT_MAX + 1] = {
+        1ull, 1ull, 2ull, 6ull, 24ull, 120ull, 720ull, 5040ull, 40320ull,
+        362880ull, 3628800ull, 39916800ull, 479001600ull, 6227020800ull,
+        87178291200ull, 1307674368000ull, 20922789888000ull,
+        355687428096000ull, 6402373705728000ull, 121645100408832000ull,
+        2432902008176640000ull
+    };
+    uint32_t placed = 0;
+    uint64_t rank = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned c = perm[i];
+        const unsigned below = (unsigned)__builtin_popcount(
+            placed & ((1u << c) - 1u));
+        rank += (uint64_t)(c - below) * fact[n - 1 - i];
+        placed |= 1u << c;
+    }
+    return rank;
+}
+
+int sb_null_perm_unrank(uint64_t rank, size_t n, sb_card *perm)
+{
+    if (n == 0 || n > SB_NULL_FACT_MAX || perm == NULL
+        || rank >= sb_null_factorial(n))
+        return SB_EINVAL;
+    sb_card left[SB_NULL_FACT_MAX];    /* unplaced cards, increasing */
+    for (size_t i = 0; i < n; i++)
+        left[i] = (sb_card)i;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t f = sb_null_factorial(n - 1 - i);
+        size_t digit = (size_t)(rank / f);
+        rank %= f;
+        perm[i] = left[digit];
+        memmove(left + digit, left + digit + 1,
+                (n - 1 - i - digit) * sizeof *left);
+    }
+    return SB_OK;
+}

@@ -1,0 +1,46 @@
+/*
+ * registry.h - the statistics, by name, and which of them apply to what.
+ *
+ * Each statistic is a const sb_stat_type exported from its own file under
+ * stats/; the registry is a compile-time, NULL-terminated array of pointers
+ * to them, in battery order.
+ */
+#ifndef SB_STATS_REGISTRY_H
+#define SB_STATS_REGISTRY_H
+
+#include <stddef.h>
+#include "shufflebias/stat.h"
+
+/* The statistics, one per file. */
+extern const sb_stat_type sb_stat_position;       /* stats/position.c */
+extern const sb_stat_type sb_stat_permutation;    /* stats/permutation.c */
+extern const sb_stat_type sb_stat_fixed_points;   /* stats/fixed_points.c */
+extern const sb_stat_type sb_stat_cycles;         /* stats/cycles.c */
+
+/* Every statistic, NULL-terminated. */
+extern const sb_stat_type *const sb_stat_types[];
+
+/* A bound on what sb_stat_defaults can return, whatever the shape. */
+#define SB_STAT_DEFAULTS_MAX 16
+
+/* The statistic called 'name', or NULL if there is none. */
+const sb_stat_type *sb_stat_find(const char *name);
+
+/* 1 if 't' can be run on samples of shape 's', else 0 with a one-line
+   lowercase reason in 'why' (when 'why' is not NULL and 'len' > 0), e.g.
+   "'permutation' needs n <= 10 (n is 52)" or
+   "'position' applies to permutations, not deals".  On 1, 'why' is "".
+   A statistic that applies may still finalize as not applicable (n = 1,
+   too few samples): that is decided from the counts, not the shape. */
+int sb_stat_applies(const sb_stat_type *t, const sb_shape *s, char *why,
+                    size_t len);
+
+/* The default battery for shape 's': the statistics that apply to it, in
+   registry order (for permutations: position, permutation when n <= 10,
+   fixed-points, cycles; none yet for draws and deals).  Writes at most
+   'max' of them to 'out' and returns how many were written;
+   max = SB_STAT_DEFAULTS_MAX always suffices. */
+size_t sb_stat_defaults(const sb_shape *s, const sb_stat_type **out,
+                        size_t max);
+
+#endif /* SB_STATS_REGISTRY_H */
