@@ -3,6 +3,7 @@
 #define SB_ALGORITHMS_DECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "shufflebias/rng.h"
 
 /* out[j] = j: the unshuffled deck, card 0 on top. */
@@ -17,6 +18,30 @@ static inline void sb_deck_swap(sb_card *d, size_t i, size_t j)
     sb_card t = d[i];
     d[i] = d[j];
     d[j] = t;
+}
+
+/* Path counts for exact mode, saturating at UINT64_MAX. */
+static inline uint64_t sb_paths_mul(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/* from * (from + 1) * ... * to, 1 when from > to. */
+static inline uint64_t sb_paths_range(uint64_t from, uint64_t to)
+{
+    uint64_t r = 1;
+    for (uint64_t k = from; k <= to; k++)
+        r = sb_paths_mul(r, k);
+    return r;
+}
+
+static inline uint64_t sb_paths_pow(uint64_t base, uint64_t exp)
+{
+    uint64_t r = 1;
+    for (uint64_t k = 0; k < exp; k++)
+        r = sb_paths_mul(r, base);
+    return r;
 }
 
 #endif /* SB_ALGORITHMS_DECK_H */

@@ -26,6 +26,12 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     return 0;
 }
 
+/* n draws of n branches: n^n paths. */
+static uint64_t paths(const sb_shuffle_args *a)
+{
+    return sb_paths_pow(a->n, a->n);
+}
+
 const sb_shuffle_type sb_shuffle_naive_swap = {
     .name = "naive-swap",
     .summary = "for each i from the front, swap i with a random j in "
@@ -35,5 +41,6 @@ const sb_shuffle_type sb_shuffle_naive_swap = {
     .literature = SB_LIT_BIASED,
     .n_min = 1,
     .n_max = SB_DECK_MAX,
+    .exact_paths = paths,
     .run = run,
 };

@@ -27,6 +27,12 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     return 0;
 }
 
+/* One branch of i for each i from n - 1 down to 1: (n - 1)! paths. */
+static uint64_t paths(const sb_shuffle_args *a)
+{
+    return sb_paths_range(2, a->n ? a->n - 1 : 0);
+}
+
 const sb_shuffle_type sb_shuffle_sattolo = {
     .name = "sattolo",
     .summary = "Fisher-Yates with j in [0, i) instead of [0, i]: only "
@@ -36,5 +42,6 @@ const sb_shuffle_type sb_shuffle_sattolo = {
     .literature = SB_LIT_BIASED,
     .n_min = 1,
     .n_max = SB_DECK_MAX,
+    .exact_paths = paths,
     .run = run,
 };

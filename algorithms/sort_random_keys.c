@@ -102,6 +102,12 @@ static int run(void *state, const sb_shuffle_args *args, sb_src *src,
     return SB_OK;
 }
 
+/* n keys of key-bits bits each: 2^(key-bits * n) paths. */
+static uint64_t paths(const sb_shuffle_args *a)
+{
+    return sb_paths_pow(2, (uint64_t)a->param[P_KEY_BITS] * a->n);
+}
+
 const sb_shuffle_type sb_shuffle_sort_random_keys = {
     .name = "sort-random-keys",
     .summary = "give each card a random key of key-bits bits and sort "
@@ -115,5 +121,7 @@ const sb_shuffle_type sb_shuffle_sort_random_keys = {
     .n_params = sizeof params / sizeof params[0],
     .init = init,
     .free = release,
+    .exact_paths = paths,
+    .exact_hint = "--param key-bits=2",
     .run = run,
 };

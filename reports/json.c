@@ -17,10 +17,10 @@
 
 /* "name=value,..." back into an object; values that are integers become
    numbers, the rest (enumerated choices) stay strings. */
-static json_t *params_object(const char *params)
+json_t *sb_params_json(const char *params)
 {
     json_t *o = json_object();
-    char buf[sizeof ((sb_run_info *)0)->params];
+    char buf[256];
     snprintf(buf, sizeof buf, "%s", params);
     for (char *item = buf; item && *item;) {
         char *next = strchr(item, ',');
@@ -74,7 +74,7 @@ json_t *sb_report_json(const sb_report *rep)
         return NULL;
     json_object_set_new(root, "command", json_string("test"));
     json_object_set_new(root, "algorithm", json_string(run->algorithm));
-    json_object_set_new(root, "params", params_object(run->params));
+    json_object_set_new(root, "params", sb_params_json(run->params));
     json_object_set_new(root, "kind", json_string(sb_kind_str(run->kind)));
     if (run->literature)
         json_object_set_new(root, "literature", json_string(run->literature));

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <jansson.h>
+#include "shufflebias/exact.h"
 #include "shufflebias/report.h"
 
 /* The terminal table: one row per statistic, the verdict, the run's
@@ -16,6 +17,10 @@ int sb_render_text(FILE *f, const sb_report *rep);
 /* The JSON document of DESIGN.md's "test" contract.  SB_OK, SB_EIO or
    SB_ENOMEM. */
 int sb_render_json(FILE *f, const sb_report *rep);
+
+/* "name=value,..." as a JSON object: integers as numbers, choices as
+   strings (new reference). */
+json_t *sb_params_json(const char *params);
 
 /* The JSON object of one report (new reference), NULL when out of memory. */
 json_t *sb_report_json(const sb_report *rep);
@@ -27,6 +32,15 @@ int sb_render_json_value(FILE *f, json_t *root);
 int sb_render_audit_text(FILE *f, const sb_report *reps, size_t m);
 int sb_render_audit_markdown(FILE *f, const sb_report *reps, size_t m);
 int sb_render_audit_json(FILE *f, const sb_report *reps, size_t m);
+
+/* The exact table of 'shufflebias exact': paths, every outcome (or, for
+   many outcomes, the probability levels and the extremes), those never
+   reached, the total-variation distance, the exact matrix and a one-line
+   verdict. */
+int sb_render_exact_text(FILE *f, const sb_exact_report *rep);
+/* The same as JSON (DESIGN.md, "exact" keys). */
+int sb_render_exact_json(FILE *f, const sb_exact_report *rep);
+json_t *sb_exact_json(const sb_exact_report *rep);
 
 /* A p-value as people read it: "0.4172", "3.1e-09", "< 1e-300". */
 void sb_render_pvalue(char *buf, size_t len, double p, int underflow);

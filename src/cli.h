@@ -35,6 +35,7 @@ typedef int (*sb_cli_command)(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_list(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_test(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_audit(const sb_cli *cli, int argc, char **argv);
+int sb_cmd_exact(const sb_cli *cli, int argc, char **argv);
 
 /* "shufflebias: <message>\n" on stderr. */
 void sb_cli_error(const char *fmt, ...)
@@ -55,6 +56,11 @@ uint64_t sb_cli_fresh_seed(void);
 /* The algorithm called 'name'; on failure prints the error (with the valid
    names and the nearest one) and returns NULL. */
 const sb_shuffle_type *sb_cli_algorithm(const char *name);
+
+/* Defaults of 't', then each "name=value" of 'assign'; prints the error
+   (with the valid parameters and ranges) and returns -1 on a bad one. */
+int sb_cli_set_params(const sb_shuffle_type *t, const char *const *assign,
+                      size_t count, sb_shuffle_args *args);
 
 /* Check that 'name' is a randomness source; prints the error otherwise. */
 int sb_cli_check_rng(const char *name);
@@ -77,6 +83,7 @@ typedef struct sb_cli_progress {
     double start;
     int shown;                /* a line is on screen and must be ended */
     const char *label;
+    const char *unit;         /* "samples" or "paths" */
 } sb_cli_progress;
 void sb_cli_progress_init(sb_cli_progress *p, int quiet, const char *label);
 void sb_cli_progress_update(void *ctx, uint64_t done, uint64_t total);

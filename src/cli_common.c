@@ -13,6 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "algorithms/registry.h"
+#include "shufflebias/status.h"
 #include "src/rng.h"
 #include "src/runner.h"
 #include "stats/registry.h"
@@ -135,6 +136,45 @@ const sb_shuffle_type *sb_cli_algorithm(const char *name)
     return NULL;
 }
 
+int sb_cli_set_params(const sb_shuffle_type *t, const char *const *assign,
+                      size_t count, sb_shuffle_args *args)
+{
+    sb_shuffle_defaults(t, args);
+    for (size_t i = 0; i < count; i++) {
+        int rc = sb_shuffle_set_param(t, args, assign[i]);
+        if (rc == SB_OK)
+            continue;
+        char valid[512] = "";
+        for (size_t k = 0; k < t->n_params; k++) {
+            const sb_param_def *p = &t->params[k];
+            size_t used = strlen(valid);
+            if (p->choices) {
+                snprintf(valid + used, sizeof valid - used, "%s%s=", k ? "; " : "",
+                         p->name);
+                for (size_t c = 0; p->choices[c]; c++) {
+                    used = strlen(valid);
+                    snprintf(valid + used, sizeof valid - used, "%s%s",
+                             c ? "|" : "", p->choices[c]);
+                }
+            } else {
+                snprintf(valid + used, sizeof valid - used, "%s%s=%ld..%ld",
+                         k ? "; " : "", p->name, p->min, p->max);
+            }
+        }
+        if (t->n_params == 0)
+            sb_cli_error("'%s' takes no parameters (got '%s')", t->name,
+                         assign[i]);
+        else if (rc == SB_ENOTFOUND)
+            sb_cli_error("unknown parameter '%s' for '%s'; valid: %s",
+                         assign[i], t->name, valid);
+        else
+            sb_cli_error("invalid --param '%s' for '%s'; valid: %s",
+                         assign[i], t->name, valid);
+        return -1;
+    }
+    return 0;
+}
+
 int sb_cli_check_rng(const char *name)
 {
     sb_rng *r;
@@ -232,6 +272,7 @@ void sb_cli_progress_init(sb_cli_progress *p, int quiet, const char *label)
     p->start = sb_now();
     p->shown = 0;
     p->label = label;
+    p->unit = "samples";
 }
 
 void sb_cli_progress_update(void *ctx, uint64_t done, uint64_t total)
@@ -241,10 +282,15 @@ void sb_cli_progress_update(void *ctx, uint64_t done, uint64_t total)
     if (!p->enabled || elapsed < 1.0)
         return;
     double rate = (double)done / elapsed;
-    double eta = rate > 0 ? (double)(total - done) / rate : 0;
-    fprintf(stderr, "\r%s: %llu / %llu samples, %.3g/s, about %.0f s left  ",
-            p->label, (unsigned long long)done, (unsigned long long)total,
-            rate, eta);
+    if (total == 0 || total < done) {      /* the total is not known */
+        fprintf(stderr, "\r%s: %llu %s, %.3g/s  ", p->label,
+                (unsigned long long)done, p->unit, rate);
+    } else {
+        double eta = rate > 0 ? (double)(total - done) / rate : 0;
+        fprintf(stderr, "\r%s: %llu / %llu %s, %.3g/s, about %.0f s left  ",
+                p->label, (unsigned long long)done, (unsigned long long)total,
+                p->unit, rate, eta);
+    }
     p->shown = 1;
 }
 

@@ -121,46 +121,6 @@ static int parse(int argc, char **argv, test_options *o)
     return 0;
 }
 
-/* The parameters of 't' from the --param options; prints errors. */
-static int set_params(const sb_shuffle_type *t, const test_options *o,
-                      sb_shuffle_args *args)
-{
-    sb_shuffle_defaults(t, args);
-    for (size_t i = 0; i < o->n_params; i++) {
-        int rc = sb_shuffle_set_param(t, args, o->params[i]);
-        if (rc == SB_OK)
-            continue;
-        char valid[512] = "";
-        for (size_t k = 0; k < t->n_params; k++) {
-            const sb_param_def *p = &t->params[k];
-            size_t used = strlen(valid);
-            if (p->choices) {
-                snprintf(valid + used, sizeof valid - used, "%s%s=", k ? "; " : "",
-                         p->name);
-                for (size_t c = 0; p->choices[c]; c++) {
-                    used = strlen(valid);
-                    snprintf(valid + used, sizeof valid - used, "%s%s",
-                             c ? "|" : "", p->choices[c]);
-                }
-            } else {
-                snprintf(valid + used, sizeof valid - used, "%s%s=%ld..%ld",
-                         k ? "; " : "", p->name, p->min, p->max);
-            }
-        }
-        if (t->n_params == 0)
-            sb_cli_error("'%s' takes no parameters (got '%s')", t->name,
-                         o->params[i]);
-        else if (rc == SB_ENOTFOUND)
-            sb_cli_error("unknown parameter '%s' for '%s'; valid: %s",
-                         o->params[i], t->name, valid);
-        else
-            sb_cli_error("invalid --param '%s' for '%s'; valid: %s",
-                         o->params[i], t->name, valid);
-        return -1;
-    }
-    return 0;
-}
-
 static int exit_code(const sb_report *rep)
 {
     if (rep->run.partial)
@@ -197,7 +157,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         .rng = o.rng,
         .stop = cli->stop,
     };
-    if (set_params(t, &o, &cfg.args) != 0)
+    if (sb_cli_set_params(t, o.params, o.n_params, &cfg.args) != 0)
         return SB_EXIT_USAGE;
     const sb_shape shape = {
         .kind = t->kind,

@@ -27,6 +27,8 @@ static const struct {
 } commands[] = {
     { "list", sb_cmd_list, "algorithms, statistics and randomness sources" },
     { "test", sb_cmd_test, "sample a shuffle and test it for bias" },
+    { "exact", sb_cmd_exact, "enumerate every path of a small deck: the "
+               "exact bias" },
     { "audit", sb_cmd_audit, "test every built-in shuffle, write a summary" },
 };
 

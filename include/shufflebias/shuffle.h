@@ -68,6 +68,17 @@ typedef struct sb_shuffle_type {
     const sb_param_def *params;
     size_t n_params;         /* at most SB_PARAMS_MAX */
 
+    /* Exact mode.  'exact_paths' (optional) returns the number of paths of
+       the draw tree at these args, or 0 when it is not known in advance
+       (saturating at UINT64_MAX), so an enumeration over budget is refused
+       before it starts.  'exact_refusal' (optional) is why this algorithm
+       cannot be enumerated at all (e.g. its result depends on the C
+       library); 'exact_hint' names what makes it enumerable when a draw
+       cannot be walked (e.g. "--param key-bits=2"). */
+    uint64_t (*exact_paths)(const sb_shuffle_args *a);
+    const char *exact_refusal;
+    const char *exact_hint;
+
     /* Values written per sample; NULL means n. */
     size_t (*sample_len)(const sb_shuffle_args *a);
     /* Optional: state kept between samples.  init allocates it (SB_OK or
@@ -77,7 +88,10 @@ typedef struct sb_shuffle_type {
     void (*reset)(void *state, const sb_shuffle_args *a);
     void (*free)(void *state);
     /* Write one sample into 'out' (sample_len values), drawing only from
-       'src'.  'state' is NULL when init is NULL.  Returns SB_OK. */
+       'src'.  'state' is NULL when init is NULL.  Returns SB_OK.  It must
+       not allocate: exact mode may abandon a run in the middle of a draw
+       (a path cut at the depth limit), so scratch space belongs in the
+       state made by init. */
     int (*run)(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out);
 } sb_shuffle_type;

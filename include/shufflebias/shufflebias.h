@@ -7,5 +7,6 @@
 #include "shuffle.h"
 #include "stat.h"
 #include "report.h"
+#include "exact.h"
 
 #endif /* SB_SHUFFLEBIAS_H */

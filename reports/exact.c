@@ -1,0 +1,251 @@
+/*
+ * exact.c - the exact table of 'shufflebias exact', for terminals and JSON.
+ *
+ * Cards are written as letters A, B, C, ... (A is card 0, on top of the
+ * start deck) up to 26 cards, as the literature writes small decks, and as
+ * numbers beyond.  A permutation is the deck from top to bottom ("BCA"); a
+ * draw is the hand in the order drawn; a deal lists each hand's cards,
+ * hands separated by '|' ("AC|BD").
+ */
+#include "reports/render.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shufflebias/status.h"
+
+#define LIST_ALL_MAX 720      /* outcomes listed one by one up to 6! */
+#define EXTREMES 5            /* most and least likely shown beyond that */
+
+static void card_str(char *buf, size_t len, size_t n, sb_card c, int sep)
+{
+    if (n <= 26)
+        snprintf(buf, len, "%c", 'A' + c);
+    else
+        snprintf(buf, len, sep ? " %u" : "%u", (unsigned)c);
+}
+
+/* An outcome in words; 'buf' needs room for about 6 characters a card. */
+static void outcome_str(const sb_exact_report *rep, const sb_card *s,
+                        char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    char c[16];
+    if (rep->kind != SB_KIND_DEAL) {
+        for (size_t j = 0; j < rep->len && used + 8 < len; j++) {
+            card_str(c, sizeof c, rep->n, s[j], j > 0);
+            used += (size_t)snprintf(buf + used, len - used, "%s", c);
+        }
+        return;
+    }
+    unsigned hands = 0;
+    for (size_t j = 0; j < rep->len; j++)
+        if (s[j] + 1u > hands)
+            hands = s[j] + 1u;
+    for (unsigned h = 0; h < hands; h++) {
+        int first = 1;
+        if (h > 0 && used + 2 < len)
+            used += (size_t)snprintf(buf + used, len - used, "|");
+        for (size_t card = 0; card < rep->len && used + 8 < len; card++)
+            if (s[card] == h) {
+                card_str(c, sizeof c, rep->n, (sb_card)card, !first);
+                used += (size_t)snprintf(buf + used, len - used, "%s", c);
+                first = 0;
+            }
+    }
+}
+
+static const char *outcome_noun(const sb_exact_report *rep)
+{
+    return rep->kind == SB_KIND_DEAL ? "deals"
+         : rep->kind == SB_KIND_DRAW ? "hands" : "orders";
+}
+
+static void outcome_row(FILE *f, const sb_exact_report *rep,
+                        const sb_exact_outcome *o, int width)
+{
+    char s[512];
+    outcome_str(rep, o->sample, s, sizeof s);
+    fprintf(f, "  %-*s  %-20s %-12.6g %8.4f  %" PRIu64 "\n", width, s,
+            o->fraction, o->probability, o->ratio, o->paths);
+}
+
+static void print_matrix(FILE *f, const sb_exact_report *rep)
+{
+    if (!rep->matrix)
+        return;
+    size_t w = 4;
+    for (size_t i = 0; i < rep->rows * rep->cols; i++)
+        if (strlen(rep->matrix[i]) > w)
+            w = strlen(rep->matrix[i]);
+    fprintf(f, "\nexact %s matrix (row: card; column: %s):\n     ",
+            rep->kind == SB_KIND_DEAL ? "card x hand" : "card x position",
+            rep->kind == SB_KIND_DEAL ? "hand" : "final position");
+    for (size_t j = 0; j < rep->cols; j++)
+        fprintf(f, " %*zu", (int)w, j);
+    fputc('\n', f);
+    for (size_t c = 0; c < rep->rows; c++) {
+        char name[16];
+        card_str(name, sizeof name, rep->n, (sb_card)c, 0);
+        fprintf(f, "  %-3s", name);
+        for (size_t j = 0; j < rep->cols; j++)
+            fprintf(f, " %*s", (int)w, rep->matrix[c * rep->cols + j]);
+        fputc('\n', f);
+    }
+}
+
+int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
+{
+    const char *noun = outcome_noun(rep);
+    fprintf(f, "exact: %s, n = %zu%s%s%s\n", rep->algorithm, rep->n,
+            rep->params[0] ? " (" : "", rep->params,
+            rep->params[0] ? ")" : "");
+    fprintf(f, "%" PRIu64 " paths walked", rep->paths);
+    if (rep->equal_weights)
+        fprintf(f, ", each with probability %s", rep->path_weight);
+    if (rep->cut_paths)
+        fprintf(f, "; %" PRIu64 " cut at the depth limit", rep->cut_paths);
+    fprintf(f, "\n%s %s possible, each %s under a uniform shuffle\n\n",
+            rep->possible, noun, rep->uniform);
+
+    int width = 5;
+    char s[512];
+    for (size_t i = 0; i < rep->n_outcomes; i++) {
+        outcome_str(rep, rep->outcomes[i].sample, s, sizeof s);
+        if ((int)strlen(s) > width)
+            width = (int)strlen(s);
+    }
+    const char *head = rep->kind == SB_KIND_DEAL ? "deal"
+                     : rep->kind == SB_KIND_DRAW ? "hand" : "order";
+    if (rep->n_outcomes <= LIST_ALL_MAX) {
+        fprintf(f, "  %-*s  %-20s %-12s %8s  %s\n", width, head, "probability",
+                "decimal", "ratio", "paths");
+        for (size_t i = 0; i < rep->n_outcomes; i++)
+            outcome_row(f, rep, &rep->outcomes[i], width);
+    } else {
+        fprintf(f, "  %-20s %-12s %8s  %s\n", "probability", "decimal",
+                "ratio", noun);
+        for (size_t i = 0; i < rep->n_levels; i++) {
+            const sb_exact_level *l = &rep->levels[i];
+            fprintf(f, "  %-20s %-12.6g %8.4f  %" PRIu64 "\n", l->fraction,
+                    l->probability, l->ratio, l->outcomes);
+        }
+    }
+    if (rep->n_never > 0) {
+        fprintf(f, "\nnever reached: %s of %s %s:", rep->unreached,
+                rep->possible, noun);
+        for (size_t i = 0; i < rep->n_never; i++) {
+            outcome_str(rep, rep->never + i * rep->len, s, sizeof s);
+            fprintf(f, " %s", s);
+        }
+        fputc('\n', f);
+    } else {
+        fprintf(f, "\nnever reached: %s of %s %s\n", rep->unreached,
+                rep->possible, noun);
+    }
+    fprintf(f, "total-variation distance from uniform: %s = %.6g\n", rep->tv,
+            rep->tv_d);
+    if (rep->min_ratio > 0)
+        fprintf(f, "max/min probability ratio: %.6g (most likely %.4g x "
+                "uniform, least likely %.4g x uniform)\n",
+                rep->max_ratio / rep->min_ratio, rep->max_ratio,
+                rep->min_ratio);
+    else
+        fprintf(f, "max/min probability ratio: infinite (most likely %.4g x "
+                "uniform, some %s never happen)\n", rep->max_ratio, noun);
+    if (rep->unexplored_d > 0)
+        fprintf(f, "exact up to an unexplored mass of %s = %.6g%s\n",
+                rep->unexplored, rep->unexplored_d,
+                rep->partial ? " (interrupted)" : "");
+    print_matrix(f, rep);
+
+    if (rep->uniform_exactly)
+        fprintf(f, "\nverdict: EXACTLY UNIFORM - every one of the %s %s has "
+                "probability %s\n", rep->possible, noun, rep->uniform);
+    else if (rep->tv_d > 0 || rep->unexplored_d == 0)
+        fprintf(f, "\nverdict: NOT UNIFORM - total-variation distance %s "
+                "(%.4g) from uniform\n", rep->tv, rep->tv_d);
+    else
+        fprintf(f, "\nverdict: INCONCLUSIVE - no bias in the mass walked, "
+                "but %s was not explored\n", rep->unexplored);
+    fprintf(f, "time: %.2f s\n", rep->seconds);
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
+/* A decimal count as a JSON integer when it fits, else a string. */
+static json_t *count_json(const char *decimal)
+{
+    char *end;
+    unsigned long long v = strtoull(decimal, &end, 10);
+    return !*end && v < (1ull << 53) ? json_integer((json_int_t)v)
+                                     : json_string(decimal);
+}
+
+json_t *sb_exact_json(const sb_exact_report *rep)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "command", json_string("exact"));
+    json_object_set_new(root, "algorithm", json_string(rep->algorithm));
+    json_object_set_new(root, "params", sb_params_json(rep->params));
+    json_object_set_new(root, "kind", json_string(sb_kind_str(rep->kind)));
+    json_object_set_new(root, "n", json_integer((json_int_t)rep->n));
+    json_object_set_new(root, "paths", json_integer((json_int_t)rep->paths));
+    json_object_set_new(root, "cut_paths",
+                        json_integer((json_int_t)rep->cut_paths));
+    json_object_set_new(root, "possible", count_json(rep->possible));
+    json_object_set_new(root, "uniform_probability",
+                        json_string(rep->uniform));
+
+    const char *key = rep->kind == SB_KIND_DEAL ? "deals"
+                    : rep->kind == SB_KIND_DRAW ? "draws" : "permutations";
+    const char *field = rep->kind == SB_KIND_DEAL ? "hands"
+                      : rep->kind == SB_KIND_DRAW ? "cards" : "perm";
+    json_t *list = json_array();
+    for (size_t i = 0; i < rep->n_outcomes; i++) {
+        const sb_exact_outcome *o = &rep->outcomes[i];
+        json_t *item = json_object(), *cards = json_array();
+        for (size_t j = 0; j < rep->len; j++)
+            json_array_append_new(cards, json_integer(o->sample[j]));
+        json_object_set_new(item, field, cards);
+        if (rep->equal_weights)
+            json_object_set_new(item, "count",
+                                json_integer((json_int_t)o->paths));
+        json_object_set_new(item, "paths", json_integer((json_int_t)o->paths));
+        json_object_set_new(item, "probability", json_real(o->probability));
+        json_object_set_new(item, "exact", json_string(o->fraction));
+        json_object_set_new(item, "ratio", json_real(o->ratio));
+        json_array_append_new(list, item);
+    }
+    json_object_set_new(root, key, list);
+    json_object_set_new(root, "never_reached", count_json(rep->unreached));
+    json_object_set_new(root, "tv_distance", json_real(rep->tv_d));
+    json_object_set_new(root, "tv_distance_exact", json_string(rep->tv));
+    json_object_set_new(root, "unexplored_mass", json_string(rep->unexplored));
+    json_object_set_new(root, "max_ratio", json_real(rep->max_ratio));
+    json_object_set_new(root, "min_ratio", json_real(rep->min_ratio));
+    json_object_set_new(root, "uniform", json_boolean(rep->uniform_exactly));
+    json_object_set_new(root, "partial", json_boolean(rep->partial));
+    if (rep->matrix) {
+        json_t *m = json_array();
+        for (size_t c = 0; c < rep->rows; c++) {
+            json_t *row = json_array();
+            for (size_t j = 0; j < rep->cols; j++)
+                json_array_append_new(row,
+                    json_string(rep->matrix[c * rep->cols + j]));
+            json_array_append_new(m, row);
+        }
+        json_object_set_new(root, rep->kind == SB_KIND_DEAL
+                            ? "hand_matrix" : "position_matrix", m);
+    }
+    json_t *timing = json_object();
+    json_object_set_new(timing, "seconds", json_real(rep->seconds));
+    json_object_set_new(root, "timing", timing);
+    return root;
+}
+
+int sb_render_exact_json(FILE *f, const sb_exact_report *rep)
+{
+    return sb_render_json_value(f, sb_exact_json(rep));
+}

@@ -1,0 +1,47 @@
+/*
+ * enumerate.h - exact mode: walk every path of draws an algorithm can make.
+ *
+ * The enumerating source implements the draw interface with every draw a
+ * branch point: below(n) has n branches of weight 1/n, bits(k) 2^k of
+ * weight 2^-k, weighted(w, m) m branches of weight w[i]/sum(w); unit()
+ * cannot be enumerated and is refused.  The algorithm is replayed once per
+ * path from a reset state, the path's choices being an odometer that
+ * advances from its last draw; a path's probability is the product of its
+ * branch weights, kept as exact integers, and only the part after the
+ * first changed draw is recomputed.
+ */
+#ifndef SB_SRC_ENUMERATE_H
+#define SB_SRC_ENUMERATE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "shufflebias/exact.h"
+#include "shufflebias/shuffle.h"
+
+#define SB_ENUM_MAX_PATHS_DEFAULT 200000000u   /* 2e8 */
+#define SB_ENUM_MAX_DEPTH_DEFAULT 4096u
+
+typedef struct sb_enum_config {
+    const sb_shuffle_type *alg;
+    sb_shuffle_args args;
+    uint64_t max_paths;       /* path budget */
+    size_t max_depth;         /* draws per path before it is cut */
+    volatile sig_atomic_t *stop;   /* may be NULL */
+    /* Called every 2^20 paths; may be NULL. */
+    void (*progress)(void *ctx, uint64_t paths, uint64_t total);
+    void *progress_ctx;
+} sb_enum_config;
+
+/* Walk every path of cfg->alg and fill 'rep' (release it with
+   sb_exact_report_release).  On error returns a status and a one-line
+   reason in 'err': SB_ENOTSUP (the algorithm cannot be enumerated: a
+   unit() draw, a draw of 64 bits, a refusal), SB_ERANGE (over the path
+   budget, before starting when the tree size is known), SB_EINVAL (the
+   algorithm made different draws on the same path), SB_ENOMEM.  An
+   interrupted walk returns SB_OK with rep->partial set and the rest of the
+   mass reported unexplored. */
+int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
+                 size_t len);
+
+#endif /* SB_SRC_ENUMERATE_H */

@@ -1,0 +1,581 @@
+/*
+ * exact.c - exact outcome probabilities from enumerated paths.
+ *
+ * Each outcome keeps its probability as an unreduced fraction num/den.
+ * Paths of one algorithm mostly share a denominator (27 for every path of
+ * the 3-card naive swap), so adding a path is usually one comparison and
+ * one integer addition; denominators that divide one another are scaled,
+ * and only unrelated ones are multiplied.  Everything is reduced once, at
+ * the end.
+ *
+ * The uniform reference is 1 / (the number of outcomes a uniform algorithm
+ * reaches): n! orders for a permutation, n!/(n-k)! ordered hands for a
+ * draw of k cards, n! / (h_1! ... h_H!) deals for hands of sizes h_i.
+ * The total-variation distance is the sum over outcomes of max(0, p - 1/K),
+ * which equals half the sum of |p - 1/K| when the masses add up to one.
+ */
+#include "stats/exact.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "shufflebias/status.h"
+
+#define MATRIX_N_MAX 16       /* the exact matrix is written up to this n */
+#define NEVER_LIST_MAX 720    /* never-reached orders listed up to 6! */
+
+struct sb_exact_acc {
+    sb_shape shape;
+    size_t count, cap;        /* outcomes reached, room */
+    sb_card *samples;         /* count * len values */
+    mpz_t *num, *den;         /* unreduced probability of each outcome */
+    uint64_t *paths;          /* paths ending at each outcome */
+    uint32_t *slots;          /* hash table: outcome index + 1, 0 = empty */
+    size_t n_slots;           /* a power of two, at least twice 'count' */
+    mpq_t cut;                /* mass of paths cut short */
+    mpz_t first_num, first_den; /* weight of the first path */
+    int equal_weights;        /* every path so far weighs the same */
+    uint64_t added;           /* paths added */
+    int rest_unexplored;      /* everything not added is unexplored */
+};
+
+static uint64_t hash(const sb_card *s, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < len; i++) {
+        h ^= s[i];
+        h *= 0x100000001b3u;
+    }
+    return h ^ (h >> 29);
+}
+
+int sb_exact_acc_new(sb_exact_acc **out, const sb_shape *shape)
+{
+    *out = NULL;
+    if (shape->len == 0 || shape->len > shape->n)
+        return SB_EINVAL;
+    sb_exact_acc *a = calloc(1, sizeof *a);
+    if (!a)
+        return SB_ENOMEM;
+    a->shape = *shape;
+    a->n_slots = 1024;
+    a->slots = calloc(a->n_slots, sizeof *a->slots);
+    if (!a->slots) {
+        free(a);
+        return SB_ENOMEM;
+    }
+    mpq_init(a->cut);
+    mpz_init(a->first_num);
+    mpz_init(a->first_den);
+    a->equal_weights = 1;
+    *out = a;
+    return SB_OK;
+}
+
+void sb_exact_acc_free(sb_exact_acc *a)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < a->count; i++) {
+        mpz_clear(a->num[i]);
+        mpz_clear(a->den[i]);
+    }
+    free(a->num);
+    free(a->den);
+    free(a->paths);
+    free(a->samples);
+    free(a->slots);
+    mpq_clear(a->cut);
+    mpz_clear(a->first_num);
+    mpz_clear(a->first_den);
+    free(a);
+}
+
+static int grow(sb_exact_acc *a)
+{
+    const size_t len = a->shape.len;
+    if (a->count == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 256;
+        sb_card *s = realloc(a->samples, cap * len * sizeof *s);
+        if (s)
+            a->samples = s;
+        mpz_t *num = realloc(a->num, cap * sizeof *num);
+        if (num)
+            a->num = num;
+        mpz_t *den = realloc(a->den, cap * sizeof *den);
+        if (den)
+            a->den = den;
+        uint64_t *p = realloc(a->paths, cap * sizeof *p);
+        if (p)
+            a->paths = p;
+        if (!s || !num || !den || !p)
+            return SB_ENOMEM;
+        a->cap = cap;
+    }
+    if (2 * (a->count + 1) > a->n_slots) {
+        size_t n_slots = 2 * a->n_slots;
+        uint32_t *slots = calloc(n_slots, sizeof *slots);
+        if (!slots)
+            return SB_ENOMEM;
+        for (size_t i = 0; i < a->count; i++) {
+            size_t h = hash(a->samples + i * len, len) & (n_slots - 1);
+            while (slots[h])
+                h = (h + 1) & (n_slots - 1);
+            slots[h] = (uint32_t)(i + 1);
+        }
+        free(a->slots);
+        a->slots = slots;
+        a->n_slots = n_slots;
+    }
+    return SB_OK;
+}
+
+/* The index of 'sample', inserted (with probability 0) when new. */
+static int find(sb_exact_acc *a, const sb_card *sample, size_t *index)
+{
+    const size_t len = a->shape.len;
+    size_t h = hash(sample, len) & (a->n_slots - 1);
+    for (; a->slots[h]; h = (h + 1) & (a->n_slots - 1)) {
+        size_t i = a->slots[h] - 1;
+        if (memcmp(a->samples + i * len, sample, len * sizeof *sample) == 0) {
+            *index = i;
+            return SB_OK;
+        }
+    }
+    if (a->count >= UINT32_MAX - 1)
+        return SB_ENOMEM;
+    int rc = grow(a);
+    if (rc != SB_OK)
+        return rc;
+    h = hash(sample, len) & (a->n_slots - 1);   /* the table may have grown */
+    while (a->slots[h])
+        h = (h + 1) & (a->n_slots - 1);
+    size_t i = a->count++;
+    memcpy(a->samples + i * len, sample, len * sizeof *sample);
+    mpz_init(a->num[i]);
+    mpz_init_set_ui(a->den[i], 1);
+    a->paths[i] = 0;
+    a->slots[h] = (uint32_t)(i + 1);
+    *index = i;
+    return SB_OK;
+}
+
+/* num/den += a/b, keeping a common denominator without reducing. */
+static void add_fraction(mpz_t num, mpz_t den, const mpz_t a, const mpz_t b)
+{
+    if (mpz_cmp(den, b) == 0) {
+        mpz_add(num, num, a);
+    } else if (mpz_divisible_p(den, b)) {
+        mpz_t k;
+        mpz_init(k);
+        mpz_divexact(k, den, b);
+        mpz_addmul(num, a, k);
+        mpz_clear(k);
+    } else if (mpz_divisible_p(b, den)) {
+        mpz_t k;
+        mpz_init(k);
+        mpz_divexact(k, b, den);
+        mpz_mul(num, num, k);
+        mpz_add(num, num, a);
+        mpz_set(den, b);
+        mpz_clear(k);
+    } else {
+        mpz_mul(num, num, b);
+        mpz_addmul(num, a, den);
+        mpz_mul(den, den, b);
+    }
+}
+
+int sb_exact_acc_add(sb_exact_acc *a, const sb_card *sample, const mpz_t num,
+                     const mpz_t den)
+{
+    size_t i;
+    int rc = find(a, sample, &i);
+    if (rc != SB_OK)
+        return rc;
+    add_fraction(a->num[i], a->den[i], num, den);
+    a->paths[i]++;
+    if (a->added++ == 0) {
+        mpz_set(a->first_num, num);
+        mpz_set(a->first_den, den);
+    } else if (a->equal_weights
+               && (mpz_cmp(num, a->first_num) != 0
+                   || mpz_cmp(den, a->first_den) != 0)) {
+        mpz_t l, r;
+        mpz_inits(l, r, NULL);
+        mpz_mul(l, num, a->first_den);
+        mpz_mul(r, a->first_num, den);
+        a->equal_weights = mpz_cmp(l, r) == 0;
+        mpz_clears(l, r, NULL);
+    }
+    return SB_OK;
+}
+
+int sb_exact_acc_cut(sb_exact_acc *a, const mpz_t num, const mpz_t den)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpz_set(mpq_numref(q), num);
+    mpz_set(mpq_denref(q), den);
+    mpq_canonicalize(q);
+    mpq_add(a->cut, a->cut, q);
+    mpq_clear(q);
+    return SB_OK;
+}
+
+void sb_exact_acc_rest_unexplored(sb_exact_acc *a)
+{
+    a->rest_unexplored = 1;
+}
+
+/* ---- finishing -------------------------------------------------------- */
+
+/* "p/q" for q, also "n/1" for an integer (GMP writes those without "/1").
+   GMP's default allocator is malloc, so the string is free()d as usual. */
+static char *fraction_str(const mpq_t q)
+{
+    char *s = mpq_get_str(NULL, 10, q);
+    if (s && !strchr(s, '/')) {
+        char *t = realloc(s, strlen(s) + 3);
+        if (!t) {
+            free(s);
+            return NULL;
+        }
+        strcat(t, "/1");
+        s = t;
+    }
+    return s;
+}
+
+/* K: the outcomes a uniform algorithm reaches, from the first sample's
+   shape (for a deal, its hand sizes). */
+static void possible_outcomes(const sb_exact_acc *a, mpz_t k)
+{
+    const sb_shape *s = &a->shape;
+    if (s->kind == SB_KIND_DEAL) {
+        size_t sizes[256] = { 0 };
+        for (size_t c = 0; a->count && c < s->n; c++)
+            if (a->samples[c] < 256)
+                sizes[a->samples[c]]++;
+        mpz_fac_ui(k, s->n);
+        mpz_t f;
+        mpz_init(f);
+        for (size_t h = 0; h < 256; h++)
+            if (sizes[h] > 1) {
+                mpz_fac_ui(f, sizes[h]);
+                mpz_divexact(k, k, f);
+            }
+        mpz_clear(f);
+    } else {
+        mpz_set_ui(k, 1);
+        for (size_t i = 0; i < s->len; i++)
+            mpz_mul_ui(k, k, s->n - i);
+    }
+}
+
+/* Sorting with a context, without globals: a small merge sort. */
+typedef int (*cmp_fn)(size_t x, size_t y, const void *ctx);
+
+static void sort_indices(size_t *v, size_t *tmp, size_t m, cmp_fn cmp,
+                         const void *ctx)
+{
+    if (m < 2)
+        return;
+    size_t h = m / 2;
+    sort_indices(v, tmp, h, cmp, ctx);
+    sort_indices(v + h, tmp, m - h, cmp, ctx);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < m)
+        tmp[k++] = cmp(v[j], v[i], ctx) < 0 ? v[j++] : v[i++];
+    while (i < h)
+        tmp[k++] = v[i++];
+    while (j < m)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, m * sizeof *v);
+}
+
+static int by_sample(size_t x, size_t y, const void *ctx)
+{
+    const sb_exact_acc *a = ctx;
+    const size_t len = a->shape.len;
+    const sb_card *p = a->samples + x * len, *q = a->samples + y * len;
+    for (size_t i = 0; i < len; i++)
+        if (p[i] != q[i])
+            return p[i] < q[i] ? -1 : 1;
+    return 0;
+}
+
+typedef struct prob_ctx {
+    mpq_t *p;
+} prob_ctx;
+
+static int by_probability(size_t x, size_t y, const void *ctx)
+{
+    const prob_ctx *c = ctx;
+    return mpq_cmp(c->p[x], c->p[y]);
+}
+
+/* Permutations of n never reached: walk every order lexicographically
+   beside the sorted reached ones. */
+static int list_never(const sb_exact_acc *a, const size_t *order,
+                      sb_exact_report *rep)
+{
+    const size_t n = a->shape.n;
+    size_t k = 1;
+    for (size_t i = 2; i <= n; i++)
+        k *= i;
+    rep->never = malloc((k - a->count) * n * sizeof *rep->never + 1);
+    if (!rep->never)
+        return SB_ENOMEM;
+    sb_card perm[6];
+    for (size_t i = 0; i < n; i++)
+        perm[i] = (sb_card)i;
+    size_t next = 0;
+    for (;;) {
+        if (next < a->count
+            && memcmp(a->samples + order[next] * n, perm, n * sizeof *perm) == 0)
+            next++;
+        else
+            memcpy(rep->never + rep->n_never++ * n, perm, n * sizeof *perm);
+        /* next permutation in lexicographic order */
+        size_t i = n - 1;
+        while (i > 0 && perm[i - 1] >= perm[i])
+            i--;
+        if (i == 0)
+            break;
+        size_t j = n - 1;
+        while (perm[j] <= perm[i - 1])
+            j--;
+        sb_card t = perm[i - 1];
+        perm[i - 1] = perm[j];
+        perm[j] = t;
+        for (size_t l = i, r = n - 1; l < r; l++, r--) {
+            t = perm[l];
+            perm[l] = perm[r];
+            perm[r] = t;
+        }
+    }
+    return SB_OK;
+}
+
+/* The exact matrix: card x position (permutation, draw) or card x hand. */
+static int write_matrix(const sb_exact_acc *a, const size_t *order, mpq_t *p,
+                        sb_exact_report *rep)
+{
+    const sb_shape *s = &a->shape;
+    if (s->n > MATRIX_N_MAX)
+        return SB_OK;
+    size_t cols = s->len;
+    if (s->kind == SB_KIND_DEAL) {
+        cols = 0;
+        for (size_t i = 0; i < a->count * s->len; i++)
+            if ((size_t)a->samples[i] + 1 > cols)
+                cols = (size_t)a->samples[i] + 1;
+    }
+    const size_t rows = s->n, cells = rows * cols;
+    mpq_t *m = malloc(cells * sizeof *m);
+    rep->matrix = calloc(cells ? cells : 1, sizeof *rep->matrix);
+    if (!m || !rep->matrix) {
+        free(m);
+        return SB_ENOMEM;
+    }
+    for (size_t c = 0; c < cells; c++)
+        mpq_init(m[c]);
+    for (size_t r = 0; r < a->count; r++) {      /* p[r] is order[r]'s */
+        const sb_card *x = a->samples + order[r] * s->len;
+        for (size_t j = 0; j < s->len; j++) {
+            size_t cell = s->kind == SB_KIND_DEAL ? j * cols + x[j]
+                                                  : (size_t)x[j] * cols + j;
+            mpq_add(m[cell], m[cell], p[r]);
+        }
+    }
+    rep->rows = rows;
+    rep->cols = cols;
+    int rc = SB_OK;
+    for (size_t c = 0; c < cells; c++) {
+        rep->matrix[c] = fraction_str(m[c]);
+        if (!rep->matrix[c])
+            rc = SB_ENOMEM;
+        mpq_clear(m[c]);
+    }
+    free(m);
+    return rc;
+}
+
+static int fill_levels(const sb_exact_acc *a, mpq_t *p, const mpz_t k,
+                       size_t *tmp, sb_exact_report *rep)
+{
+    size_t *idx = malloc((a->count ? a->count : 1) * sizeof *idx);
+    rep->levels = calloc(a->count + 1, sizeof *rep->levels);
+    if (!idx || !rep->levels) {
+        free(idx);
+        return SB_ENOMEM;
+    }
+    for (size_t i = 0; i < a->count; i++)
+        idx[i] = i;
+    prob_ctx ctx = { p };
+    sort_indices(idx, tmp, a->count, by_probability, &ctx);
+    mpz_t never;
+    mpz_init(never);
+    mpz_sub_ui(never, k, a->count);
+    if (mpz_sgn(never) > 0) {
+        sb_exact_level *l = &rep->levels[rep->n_levels++];
+        l->fraction = malloc(sizeof "0/1");
+        if (l->fraction)
+            strcpy(l->fraction, "0/1");
+        l->outcomes = mpz_fits_ulong_p(never) ? mpz_get_ui(never) : UINT64_MAX;
+    }
+    mpz_clear(never);
+    for (size_t i = 0; i < a->count; i++) {
+        size_t o = idx[i];
+        if (i > 0 && mpq_equal(p[o], p[idx[i - 1]])) {
+            rep->levels[rep->n_levels - 1].outcomes++;
+            continue;
+        }
+        sb_exact_level *l = &rep->levels[rep->n_levels++];
+        l->fraction = fraction_str(p[o]);
+        l->probability = rep->outcomes[o].probability;
+        l->ratio = rep->outcomes[o].ratio;
+        l->outcomes = 1;
+    }
+    free(idx);
+    for (size_t i = 0; i < rep->n_levels; i++)
+        if (!rep->levels[i].fraction)
+            return SB_ENOMEM;
+    return SB_OK;
+}
+
+int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep)
+{
+    const size_t len = a->shape.len;
+    int rc = SB_ENOMEM;
+    size_t *order = malloc((a->count ? a->count : 1) * sizeof *order);
+    size_t *tmp = malloc((a->count ? a->count : 1) * sizeof *tmp);
+    mpq_t *p = malloc((a->count ? a->count : 1) * sizeof *p);
+    rep->outcomes = calloc(a->count ? a->count : 1, sizeof *rep->outcomes);
+    mpz_t k;
+    mpq_t uniform, total, tv, d, ratio;
+    mpz_init(k);
+    mpq_inits(uniform, total, tv, d, ratio, NULL);
+    if (!order || !tmp || !p || !rep->outcomes)
+        goto done;
+
+    possible_outcomes(a, k);
+    mpq_set_z(uniform, k);
+    mpq_inv(uniform, uniform);
+    rep->possible = mpz_get_str(NULL, 10, k);
+    rep->possible_d = mpz_get_d(k);
+    rep->uniform = fraction_str(uniform);
+    mpz_t unreached;
+    mpz_init(unreached);
+    mpz_sub_ui(unreached, k, a->count);
+    rep->unreached = mpz_get_str(NULL, 10, unreached);
+    mpz_clear(unreached);
+
+    for (size_t i = 0; i < a->count; i++)
+        order[i] = i;
+    sort_indices(order, tmp, a->count, by_sample, a);
+
+    int all_uniform = mpz_cmp_ui(k, a->count) == 0;
+    rep->max_ratio = 0;
+    rep->min_ratio = a->count > 0 && all_uniform ? 1e308 : 0;
+    for (size_t r = 0; r < a->count; r++) {
+        const size_t o = order[r];
+        mpq_init(p[r]);
+        mpz_set(mpq_numref(p[r]), a->num[o]);
+        mpz_set(mpq_denref(p[r]), a->den[o]);
+        mpq_canonicalize(p[r]);
+        sb_exact_outcome *out = &rep->outcomes[r];
+        out->sample = malloc(len * sizeof *out->sample);
+        out->fraction = fraction_str(p[r]);
+        if (!out->sample || !out->fraction) {
+            for (size_t i = 0; i <= r; i++)
+                mpq_clear(p[i]);
+            rep->n_outcomes = r + 1;
+            goto done;
+        }
+        memcpy(out->sample, a->samples + o * len, len * sizeof *out->sample);
+        out->probability = mpq_get_d(p[r]);
+        mpq_div(ratio, p[r], uniform);
+        out->ratio = mpq_get_d(ratio);
+        out->paths = a->paths[o];
+        if (out->ratio > rep->max_ratio)
+            rep->max_ratio = out->ratio;
+        if (out->ratio < rep->min_ratio)
+            rep->min_ratio = out->ratio;
+        mpq_add(total, total, p[r]);
+        mpq_sub(d, p[r], uniform);
+        if (mpq_sgn(d) > 0)
+            mpq_add(tv, tv, d);
+        if (!mpq_equal(p[r], uniform))
+            all_uniform = 0;
+    }
+    rep->n_outcomes = a->count;
+
+    if (a->rest_unexplored) {       /* whatever is missing was not walked */
+        mpq_set_ui(a->cut, 1, 1);
+        mpq_sub(a->cut, a->cut, total);
+    }
+    rep->unexplored = fraction_str(a->cut);
+    rep->unexplored_d = mpq_get_d(a->cut);
+    mpq_add(d, total, a->cut);
+    if (mpq_cmp_ui(d, 1, 1) != 0) {
+        rc = SB_ERANGE;
+        goto clear_p;
+    }
+    rep->tv = fraction_str(tv);
+    rep->tv_d = mpq_get_d(tv);
+    rep->uniform_exactly = all_uniform && mpq_sgn(a->cut) == 0;
+    rep->equal_weights = a->equal_weights && a->added > 0;
+    if (rep->equal_weights) {
+        mpq_set_num(d, a->first_num);
+        mpq_set_den(d, a->first_den);
+        mpq_canonicalize(d);
+        rep->path_weight = fraction_str(d);
+    }
+    rc = fill_levels(a, p, k, tmp, rep);
+    if (rc == SB_OK && a->shape.kind == SB_KIND_PERMUTATION
+        && mpz_cmp_ui(k, NEVER_LIST_MAX) <= 0 && mpz_cmp_ui(k, a->count) > 0)
+        rc = list_never(a, order, rep);
+    if (rc == SB_OK)
+        rc = write_matrix(a, order, p, rep);
+clear_p:
+    for (size_t i = 0; i < a->count; i++)
+        mpq_clear(p[i]);
+done:
+    free(order);
+    free(tmp);
+    free(p);
+    mpz_clear(k);
+    mpq_clears(uniform, total, tv, d, ratio, NULL);
+    return rc;
+}
+
+void sb_exact_report_release(sb_exact_report *rep)
+{
+    for (size_t i = 0; i < rep->n_outcomes; i++) {
+        free(rep->outcomes[i].sample);
+        free(rep->outcomes[i].fraction);
+    }
+    free(rep->outcomes);
+    for (size_t i = 0; i < rep->n_levels; i++)
+        free(rep->levels[i].fraction);
+    free(rep->levels);
+    for (size_t i = 0; rep->matrix && i < rep->rows * rep->cols; i++)
+        free(rep->matrix[i]);
+    free(rep->matrix);
+    free(rep->never);
+    free(rep->possible);
+    free(rep->uniform);
+    free(rep->unreached);
+    free(rep->tv);
+    free(rep->unexplored);
+    free(rep->path_weight);
+    rep->outcomes = NULL;
+    rep->levels = NULL;
+    rep->matrix = NULL;
+    rep->never = NULL;
+    rep->possible = rep->uniform = rep->unreached = rep->tv = NULL;
+    rep->unexplored = rep->path_weight = NULL;
+    rep->n_outcomes = rep->n_levels = rep->n_never = 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * exact.h - exact outcome probabilities, accumulated path by path.
+ *
+ * The enumerator (src/enumerate.c) hands every complete path of draws to
+ * an accumulator with its exact probability num/den; the accumulator sums
+ * them per outcome in exact integers (GMP) and finally writes the
+ * sb_exact_report: reduced fractions, the total-variation distance from
+ * uniform, probability levels, and the exact card x position (or card x
+ * hand) matrix.  No floating point is used on the way to a fraction.
+ */
+#ifndef SB_STATS_EXACT_H
+#define SB_STATS_EXACT_H
+
+#include <gmp.h>
+#include "shufflebias/exact.h"
+#include "shufflebias/stat.h"
+
+typedef struct sb_exact_acc sb_exact_acc;
+
+/* A new accumulator for outcomes of this shape.  SB_OK, SB_ENOMEM, or
+   SB_EINVAL (len 0, or len > n). */
+int sb_exact_acc_new(sb_exact_acc **out, const sb_shape *shape);
+void sb_exact_acc_free(sb_exact_acc *a);
+
+/* One complete path ending in 'sample', probability num/den (den > 0).
+   SB_OK or SB_ENOMEM. */
+int sb_exact_acc_add(sb_exact_acc *a, const sb_card *sample, const mpz_t num,
+                     const mpz_t den);
+
+/* Probability mass num/den that was not explored (a path cut at the depth
+   limit).  SB_OK. */
+int sb_exact_acc_cut(sb_exact_acc *a, const mpz_t num, const mpz_t den);
+
+/* Mark everything not yet added or cut as unexplored (an interrupted
+   walk), so that the masses still sum to 1. */
+void sb_exact_acc_rest_unexplored(sb_exact_acc *a);
+
+/* Fill the outcome part of 'rep' (kind, n, len, hands, paths counts are the
+   caller's): outcomes, levels, never-reached ones, tv, unexplored, matrix,
+   uniform_exactly.  SB_OK, SB_ENOMEM, or SB_ERANGE when the probabilities
+   do not add up to 1 (a walk that lost or counted a path twice). */
+int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep);
+
+/* Free everything finish allocated in 'rep' and zero those fields. */
+void sb_exact_report_release(sb_exact_report *rep);
+
+#endif /* SB_STATS_EXACT_H */
