@@ -33,6 +33,8 @@ const sb_shuffle_type sb_shuffle_fisher_yates = {
     .summary = "Durstenfeld's in-place shuffle from the back: swap i with "
                "a random j in [0, i]",
     .source = "Durstenfeld, CACM 7(7) 1964, Algorithm 235; Knuth TAOCP 3.4.2 P",
+    .bias = "Each of the n! sequences of draws gives a different order, so "
+            "every order has probability exactly 1/n!.",
     .kind = SB_KIND_PERMUTATION,
     .literature = SB_LIT_UNIFORM,
     .n_min = 1,

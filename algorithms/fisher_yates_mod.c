@@ -60,6 +60,8 @@ const sb_shuffle_type sb_shuffle_fisher_yates_mod = {
     .summary = "Fisher-Yates drawing j = rand15() % (i+1): the modulo bias "
                "of a 15-bit rand()",
     .source = "the rand() % n idiom; C FAQ 13.16",
+    .bias = "A 15-bit rand() reduced with % m favours the low residues whenever"
+            " m does not divide 32768, so some orders are slightly more likely.",
     .kind = SB_KIND_PERMUTATION,
     .literature = SB_LIT_BIASED,
     .n_min = 1,

@@ -37,6 +37,9 @@ const sb_shuffle_type sb_shuffle_naive_swap = {
     .summary = "for each i from the front, swap i with a random j in "
                "[0, n): n^n paths for n! orders",
     .source = "common mistake; Atwood, \"The Danger of Naivete\" (2007)",
+    .bias = "Its n^n equally likely paths cannot split evenly over the n! "
+            "orders (27 paths over 6 orders for 3 cards), so some orders come "
+            "up more often.",
     .kind = SB_KIND_PERMUTATION,
     .literature = SB_LIT_BIASED,
     .n_min = 1,

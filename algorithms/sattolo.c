@@ -38,6 +38,9 @@ const sb_shuffle_type sb_shuffle_sattolo = {
     .summary = "Fisher-Yates with j in [0, i) instead of [0, i]: only "
                "single n-cycles, no card stays put",
     .source = "Sattolo, Information Processing Letters 22(6) 1986",
+    .bias = "Drawing j below i instead of up to i makes every result a single "
+            "n-cycle: no card ever stays in place, and most orders never "
+            "happen.",
     .kind = SB_KIND_PERMUTATION,
     .literature = SB_LIT_BIASED,
     .n_min = 1,

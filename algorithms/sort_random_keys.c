@@ -113,6 +113,9 @@ const sb_shuffle_type sb_shuffle_sort_random_keys = {
     .summary = "give each card a random key of key-bits bits and sort "
                "stably: ties keep the start order",
     .source = "the sort-by-random-key idiom; Kiselyov (2001) on ties",
+    .bias = "Tied keys keep their cards in the starting order, so the starting "
+            "order and its near neighbours come up too often; the fewer the key"
+            " bits, the worse.",
     .kind = SB_KIND_PERMUTATION,
     .literature = SB_LIT_BIASED,
     .n_min = 1,
@@ -122,6 +125,6 @@ const sb_shuffle_type sb_shuffle_sort_random_keys = {
     .init = init,
     .free = release,
     .exact_paths = paths,
-    .exact_hint = "--param key-bits=2",
+    .exact_hint = "key-bits=2",
     .run = run,
 };

@@ -249,3 +249,69 @@ int sb_render_exact_json(FILE *f, const sb_exact_report *rep)
 {
     return sb_render_json_value(f, sb_exact_json(rep));
 }
+
+static void markdown_section(FILE *f, const sb_exact_report *rep,
+                             const char *bias)
+{
+    const char *noun = outcome_noun(rep);
+    fprintf(f, "\n## `%s`%s%s%s\n\n%s\n\n", rep->algorithm,
+            rep->params[0] ? " (" : "", rep->params,
+            rep->params[0] ? ")" : "", bias ? bias : "");
+    fprintf(f, "%" PRIu64 " paths", rep->paths);
+    if (rep->equal_weights)
+        fprintf(f, ", each with probability %s", rep->path_weight);
+    fprintf(f, "; %s %s possible, each %s under a uniform shuffle.\n\n",
+            rep->possible, noun, rep->uniform);
+    fprintf(f, "| %s | probability | decimal | ratio to uniform | paths |\n"
+            "|---|---|---|---|---|\n", rep->kind == SB_KIND_DEAL ? "deal"
+            : rep->kind == SB_KIND_DRAW ? "hand" : "order");
+    char s[512];
+    for (size_t i = 0; i < rep->n_outcomes; i++) {
+        const sb_exact_outcome *o = &rep->outcomes[i];
+        outcome_str(rep, o->sample, s, sizeof s);
+        fprintf(f, "| %s | %s | %.6g | %.4f | %" PRIu64 " |\n", s,
+                o->fraction, o->probability, o->ratio, o->paths);
+    }
+    for (size_t i = 0; i < rep->n_never; i++) {
+        outcome_str(rep, rep->never + i * rep->len, s, sizeof s);
+        fprintf(f, "| %s | 0 | 0 | 0 | 0 |\n", s);
+    }
+    fprintf(f, "\nTotal-variation distance from uniform: **%s** (%.6g).",
+            rep->tv, rep->tv_d);
+    if (rep->unexplored_d > 0)
+        fprintf(f, " Exact up to an unexplored mass of %s.", rep->unexplored);
+    fprintf(f, " %s\n", rep->uniform_exactly ? "Exactly uniform."
+                                              : "Not uniform.");
+    if (rep->matrix) {
+        fprintf(f, "\nExact %s matrix (row: card):\n\n| |",
+                rep->kind == SB_KIND_DEAL ? "card x hand" : "card x position");
+        for (size_t j = 0; j < rep->cols; j++)
+            fprintf(f, " %zu |", j);
+        fprintf(f, "\n|---|");
+        for (size_t j = 0; j < rep->cols; j++)
+            fprintf(f, "---|");
+        fputc('\n', f);
+        for (size_t c = 0; c < rep->rows; c++) {
+            char name[16];
+            card_str(name, sizeof name, rep->n, (sb_card)c, 0);
+            fprintf(f, "| %s |", name);
+            for (size_t j = 0; j < rep->cols; j++)
+                fprintf(f, " %s |", rep->matrix[c * rep->cols + j]);
+            fputc('\n', f);
+        }
+    }
+}
+
+int sb_render_exact_markdown(FILE *f, const char *title,
+                             const sb_exact_report *reps, size_t m,
+                             const char *const *bias)
+{
+    fprintf(f, "# %s\n\nEvery path of random draws walked, each with its "
+            "exact probability. Cards are letters: A is on top of the "
+            "starting deck ABC..., and an order lists the deck from top to "
+            "bottom. The ratio is the probability over that of a uniform "
+            "shuffle.\n", title);
+    for (size_t i = 0; i < m; i++)
+        markdown_section(f, &reps[i], bias ? bias[i] : NULL);
+    return ferror(f) ? SB_EIO : SB_OK;
+}

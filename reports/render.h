@@ -42,6 +42,14 @@ int sb_render_exact_text(FILE *f, const sb_exact_report *rep);
 int sb_render_exact_json(FILE *f, const sb_exact_report *rep);
 json_t *sb_exact_json(const sb_exact_report *rep);
 
+/* One Markdown section per algorithm for a checked-in report: its name,
+   'bias' (one sentence), the table, what is never reached, the distance
+   and the matrix; no timing, so that regenerating it changes nothing.
+   'title' heads the document. */
+int sb_render_exact_markdown(FILE *f, const char *title,
+                             const sb_exact_report *reps, size_t m,
+                             const char *const *bias);
+
 /* A p-value as people read it: "0.4172", "3.1e-09", "< 1e-300". */
 void sb_render_pvalue(char *buf, size_t len, double p, int underflow);
 

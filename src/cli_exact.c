@@ -7,6 +7,7 @@
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "algorithms/registry.h"
@@ -17,6 +18,7 @@
 
 static const char usage[] =
     "usage: shufflebias exact ALG [options]\n"
+    "       shufflebias exact --all [--n N] [--markdown FILE] [--json FILE]\n"
     "\n"
     "Walk every path of random draws ALG can make on a small deck, each with\n"
     "its exact probability, and print the exact distribution of outcomes:\n"
@@ -30,6 +32,9 @@ static const char usage[] =
     "  --max-depth D     draws per path before the path is cut and its mass\n"
     "                    reported as unexplored (default 4096)\n"
     "  --json FILE|-     also write the table as JSON ('-': stdout, no table)\n"
+    "  --all             every built-in algorithm in turn (with the parameter\n"
+    "                    that makes it enumerable where its defaults are not)\n"
+    "  --markdown FILE   with --all: the report for people, without timing\n"
     "  --quiet           print nothing but errors\n"
     "\n"
     "Exit codes: 0 exactly uniform, 1 not uniform, 2 usage error or an\n"
@@ -37,7 +42,8 @@ static const char usage[] =
     "130 interrupted.\n";
 
 typedef struct exact_options {
-    const char *alg, *json;
+    const char *alg, *json, *markdown;
+    int all;
     uint64_t n, max_paths, max_depth;
     int quiet;
     const char *params[SB_PARAMS_MAX * 2];
@@ -47,7 +53,7 @@ typedef struct exact_options {
 static int parse(int argc, char **argv, exact_options *o)
 {
     enum { O_N = 256, O_PARAM, O_MAX_PATHS, O_MAX_DEPTH, O_JSON, O_QUIET,
-           O_HELP };
+           O_HELP, O_ALL, O_MD };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "param", required_argument, NULL, O_PARAM },
@@ -56,6 +62,8 @@ static int parse(int argc, char **argv, exact_options *o)
         { "json", required_argument, NULL, O_JSON },
         { "quiet", no_argument, NULL, O_QUIET },
         { "help", no_argument, NULL, O_HELP },
+        { "all", no_argument, NULL, O_ALL },
+        { "markdown", required_argument, NULL, O_MD },
         { NULL, 0, NULL, 0 }
     };
     *o = (exact_options){ .n = 3, .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
@@ -96,11 +104,24 @@ static int parse(int argc, char **argv, exact_options *o)
         case O_JSON: o->json = optarg; break;
         case O_QUIET: o->quiet = 1; break;
         case O_HELP: return 1;
+        case O_ALL: o->all = 1; break;
+        case O_MD: o->markdown = optarg; break;
         default:
             sb_cli_error("unknown or incomplete option '%s'; try "
                          "'shufflebias exact --help'", argv[optind - 1]);
             return -1;
         }
+    }
+    if (o->all) {
+        if (optind != argc || o->n_params) {
+            sb_cli_error("exact --all takes no algorithm and no --param");
+            return -1;
+        }
+        return 0;
+    }
+    if (o->markdown) {
+        sb_cli_error("--markdown goes with --all");
+        return -1;
     }
     if (optind + 1 != argc) {
         sb_cli_error(optind == argc ? "exact: which algorithm? try "
@@ -123,6 +144,80 @@ static int exit_code(const sb_exact_report *rep)
     return SB_EXIT_SUSPECT;
 }
 
+/* Every built-in algorithm at n, for the checked-in reports. */
+static int exact_all(const sb_cli *cli, const exact_options *o)
+{
+    size_t total = 0;
+    while (sb_shuffle_types[total])
+        total++;
+    sb_exact_report *reps = calloc(total, sizeof *reps);
+    const char **bias = calloc(total, sizeof *bias);
+    size_t m = 0;
+    int code = reps && bias ? SB_EXIT_PASS : SB_EXIT_USAGE;
+    for (size_t i = 0; i < total && code == SB_EXIT_PASS; i++) {
+        const sb_shuffle_type *t = sb_shuffle_types[i];
+        if (o->n < t->n_min || o->n > t->n_max || t->exact_refusal)
+            continue;
+        sb_enum_config cfg = {
+            .alg = t,
+            .args = { .n = (size_t)o->n },
+            .max_paths = o->max_paths,
+            .max_depth = (size_t)o->max_depth,
+            .stop = cli->stop,
+        };
+        sb_shuffle_defaults(t, &cfg.args);
+        char err[512];
+        int rc = sb_enumerate(&cfg, &reps[m], err, sizeof err);
+        if ((rc == SB_ERANGE || rc == SB_ENOTSUP) && t->exact_hint) {
+            sb_shuffle_set_param(t, &cfg.args, t->exact_hint);
+            rc = sb_enumerate(&cfg, &reps[m], err, sizeof err);
+        }
+        if (rc != SB_OK) {
+            sb_cli_error("%s", err);
+            code = SB_EXIT_USAGE;
+            break;
+        }
+        bias[m] = t->bias;
+        if (reps[m++].partial)
+            code = SB_EXIT_INTERRUPTED;
+    }
+    if (code == SB_EXIT_PASS && !o->quiet
+        && !(o->json && strcmp(o->json, "-") == 0))
+        for (size_t i = 0; i < m; i++) {
+            sb_render_exact_text(stdout, &reps[i]);
+            fputc('\n', stdout);
+        }
+    if (code == SB_EXIT_PASS && o->markdown) {
+        FILE *f = sb_cli_open_out(o->markdown);
+        char title[64];
+        snprintf(title, sizeof title, "Exact bias of every built-in shuffle "
+                 "at %llu cards", (unsigned long long)o->n);
+        if (!f || sb_render_exact_markdown(f, title, reps, m, bias) != SB_OK
+            || sb_cli_close_out(f, o->markdown) != 0)
+            code = SB_EXIT_USAGE;
+    }
+    if (code == SB_EXIT_PASS && o->json) {
+        json_t *root = json_object(), *list = json_array();
+        json_object_set_new(root, "command", json_string("exact"));
+        json_object_set_new(root, "n", json_integer((json_int_t)o->n));
+        for (size_t i = 0; i < m; i++) {
+            json_t *one = sb_exact_json(&reps[i]);
+            json_object_del(one, "timing");   /* checked in: no timing */
+            json_array_append_new(list, one);
+        }
+        json_object_set_new(root, "algorithms", list);
+        FILE *f = sb_cli_open_out(o->json);
+        if (!f || sb_render_json_value(f, root) != SB_OK
+            || sb_cli_close_out(f, o->json) != 0)
+            code = SB_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < m; i++)
+        sb_exact_report_release(&reps[i]);
+    free(reps);
+    free(bias);
+    return code;
+}
+
 int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
 {
     exact_options o;
@@ -132,6 +227,8 @@ int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
             fputs(usage, stdout);
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
     }
+    if (o.all)
+        return exact_all(cli, &o);
     const sb_shuffle_type *t = sb_cli_algorithm(o.alg);
     if (!t)
         return SB_EXIT_USAGE;

@@ -204,7 +204,7 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
                      "budget of %llu: raise --max-paths or lower n%s%s",
                      t->name, cfg->args.n, count,
                      (unsigned long long)cfg->max_paths,
-                     t->exact_hint ? " (or " : "",
+                     t->exact_hint ? " (or --param " : "",
                      t->exact_hint ? t->exact_hint : "");
             if (t->exact_hint)
                 strncat(err, ")", len - strlen(err) - 1);
@@ -258,7 +258,7 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
         if (k->status != SB_OK) {
             rc = k->status;
             snprintf(err, len, "'%s' cannot be enumerated: %s%s%s%s", t->name,
-                     k->why, t->exact_hint ? "; try " : "",
+                     k->why, t->exact_hint ? "; try --param " : "",
                      t->exact_hint ? t->exact_hint : "",
                      t->exact_hint ? " to make it enumerable" : "");
             goto done;

@@ -227,6 +227,7 @@ static void registry_is_well_formed(void **state)
         assert_true(is_kebab(t->name));
         assert_true(t->summary && t->summary[0]);
         assert_true(t->source && t->source[0]);
+        assert_true(t->bias && t->bias[0]);
         assert_true(t->n_min >= 1 && t->n_min <= t->n_max);
         assert_true(t->n_max <= SB_DECK_MAX);
         assert_true(t->n_params <= SB_PARAMS_MAX);

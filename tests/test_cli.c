@@ -322,6 +322,66 @@ static void audit_writes_its_reports(void **state)
     release(&o);
 }
 
+/* 'shufflebias exact' as the issue shows it. */
+static void exact_tables_and_exit_codes(void **state)
+{
+    (void)state;
+    outcome o = run("exact naive-swap --n 3");
+    assert_int_equal(o.code, 1);
+    const char *want[] = { "27 paths walked", "ABC    4/27", "ACB    5/27",
+                           "CBA    4/27", "1/18", "NOT UNIFORM" };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_non_null(strstr(o.out, want[i]));
+    release(&o);
+    o = run("exact sattolo --n 5");
+    assert_int_equal(o.code, 1);
+    assert_non_null(strstr(o.out, "never reached: 96 of 120 orders"));
+    release(&o);
+    o = run("exact sort-random-keys --n 3 --param key-bits=2");
+    assert_int_equal(o.code, 1);
+    assert_non_null(strstr(o.out, "ABC    5/16"));
+    release(&o);
+    o = run("exact fisher-yates --n 7 --json -");
+    assert_int_equal(o.code, 0);
+    json_t *j = parse_json(o.out);
+    assert_int_equal(json_array_size(json_object_get(j, "permutations")), 5040);
+    assert_true(json_is_true(json_object_get(j, "uniform")));
+    json_decref(j);
+    release(&o);
+    assert_usage_error("exact sort-random-keys --n 3",
+                       "--param key-bits=2");
+    assert_usage_error("exact naive-swap --n 9 --max-paths 1e6",
+                       "387420489 paths");
+    assert_usage_error("exact fisher-yate", "unknown algorithm");
+    assert_usage_error("exact --all --param key-bits=2", "--all");
+}
+
+/* The checked-in exact report is what the code makes today. */
+static void checked_in_exact_report_is_current(void **state)
+{
+    (void)state;
+    char args[512];
+    snprintf(args, sizeof args, "exact --all --n 3 --quiet --markdown "
+             "%s/e.md --json %s/e.json", dir, dir);
+    outcome o = run(args);
+    assert_int_equal(o.code, 0);
+    release(&o);
+    const char *ext[] = { "md", "json" };
+    for (size_t i = 0; i < 2; i++) {
+        char made[256], kept[512];
+        snprintf(made, sizeof made, "%s/e.%s", dir, ext[i]);
+        snprintf(kept, sizeof kept, "%s/reports/examples/exact-3-cards.%s",
+                 SB_SOURCE_DIR, ext[i]);
+        char *a = slurp(made), *b = slurp(kept);
+        if (strcmp(a, b) != 0)
+            print_error("%s differs from what the code makes: run "
+                        "scripts/exact-examples\n", kept);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -350,6 +410,8 @@ int main(void)
         cmocka_unit_test(a_fresh_seed_is_printed),
         cmocka_unit_test(bad_input_is_a_clear_error),
         cmocka_unit_test(audit_writes_its_reports),
+        cmocka_unit_test(exact_tables_and_exit_codes),
+        cmocka_unit_test(checked_in_exact_report_is_current),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -190,7 +190,7 @@ static int real_run(void *st, const sb_shuffle_args *a, sb_src *src,
 static const sb_shuffle_type real_keys = {
     .name = "real-keys", .summary = "test", .source = "test",
     .kind = SB_KIND_PERMUTATION, .literature = SB_LIT_UNIFORM,
-    .n_min = 2, .n_max = 2, .run = real_run, .exact_hint = "--param bits=8",
+    .n_min = 2, .n_max = 2, .run = real_run, .exact_hint = "bits=8",
 };
 
 static void unbounded_draws_report_unexplored_mass(void **state)

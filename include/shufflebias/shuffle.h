@@ -62,6 +62,8 @@ typedef struct sb_shuffle_type {
     const char *name;        /* kebab-case, unique */
     const char *summary;     /* one line: what it does */
     const char *source;      /* where it comes from */
+    const char *bias;        /* one sentence for reports: the flaw and its
+                                effect, or why it is fair */
     sb_kind kind;            /* the kind of sample it writes */
     sb_literature literature;
     size_t n_min, n_max;     /* accepted deck sizes, inclusive */
@@ -73,8 +75,8 @@ typedef struct sb_shuffle_type {
        (saturating at UINT64_MAX), so an enumeration over budget is refused
        before it starts.  'exact_refusal' (optional) is why this algorithm
        cannot be enumerated at all (e.g. its result depends on the C
-       library); 'exact_hint' names what makes it enumerable when a draw
-       cannot be walked (e.g. "--param key-bits=2"). */
+       library); 'exact_hint' is a parameter assignment that makes it
+       enumerable when its defaults are not (e.g. "key-bits=2"). */
     uint64_t (*exact_paths)(const sb_shuffle_args *a);
     const char *exact_refusal;
     const char *exact_hint;
