@@ -17,6 +17,7 @@
 
 #define LIST_ALL_MAX 720      /* outcomes listed one by one up to 6! */
 #define EXTREMES 5            /* most and least likely shown beyond that */
+#define LEVELS_SHOWN 12       /* lowest and highest levels shown */
 
 static void card_str(char *buf, size_t len, size_t n, sb_card c, int sep)
 {
@@ -125,10 +126,27 @@ int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
         for (size_t i = 0; i < rep->n_outcomes; i++)
             outcome_row(f, rep, &rep->outcomes[i], width);
     } else {
-        fprintf(f, "  %-20s %-12s %8s  %s\n", "probability", "decimal",
-                "ratio", noun);
+        size_t m = rep->n_outcomes;
+        fprintf(f, "the %d most likely and the %d least likely of %zu %s "
+                "reached:\n  %-*s  %-20s %-12s %8s  %s\n", EXTREMES, EXTREMES,
+                m, noun, width, head, "probability", "decimal", "ratio",
+                "paths");
+        for (size_t i = 0; i < EXTREMES; i++)
+            outcome_row(f, rep, &rep->outcomes[rep->by_probability[m - 1 - i]],
+                        width);
+        fprintf(f, "  ...\n");
+        for (size_t i = EXTREMES; i-- > 0;)
+            outcome_row(f, rep, &rep->outcomes[rep->by_probability[i]], width);
+        fprintf(f, "\n%s per probability level:\n  %-20s %-12s %8s  %s\n",
+                noun, "probability", "decimal", "ratio", noun);
         for (size_t i = 0; i < rep->n_levels; i++) {
             const sb_exact_level *l = &rep->levels[i];
+            if (rep->n_levels > 2 * LEVELS_SHOWN && i == LEVELS_SHOWN) {
+                fprintf(f, "  ... %zu more levels (all in --json)\n",
+                        rep->n_levels - 2 * LEVELS_SHOWN);
+                i = rep->n_levels - LEVELS_SHOWN - 1;
+                continue;
+            }
             fprintf(f, "  %-20s %-12.6g %8.4f  %" PRIu64 "\n", l->fraction,
                     l->probability, l->ratio, l->outcomes);
         }
@@ -219,6 +237,15 @@ json_t *sb_exact_json(const sb_exact_report *rep)
         json_array_append_new(list, item);
     }
     json_object_set_new(root, key, list);
+    json_t *levels = json_array();
+    for (size_t i = 0; i < rep->n_levels; i++) {
+        const sb_exact_level *l = &rep->levels[i];
+        json_array_append_new(levels, json_pack(
+            "{s:s, s:f, s:f, s:I}", "exact", l->fraction, "probability",
+            l->probability, "ratio", l->ratio, "outcomes",
+            (json_int_t)l->outcomes));
+    }
+    json_object_set_new(root, "levels", levels);
     json_object_set_new(root, "never_reached", count_json(rep->unreached));
     json_object_set_new(root, "tv_distance", json_real(rep->tv_d));
     json_object_set_new(root, "tv_distance_exact", json_string(rep->tv));

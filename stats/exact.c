@@ -415,6 +415,7 @@ static int fill_levels(const sb_exact_acc *a, mpq_t *p, const mpz_t k,
         idx[i] = i;
     prob_ctx ctx = { p };
     sort_indices(idx, tmp, a->count, by_probability, &ctx);
+    rep->by_probability = idx;
     mpz_t never;
     mpz_init(never);
     mpz_sub_ui(never, k, a->count);
@@ -438,7 +439,6 @@ static int fill_levels(const sb_exact_acc *a, mpq_t *p, const mpz_t k,
         l->ratio = rep->outcomes[o].ratio;
         l->outcomes = 1;
     }
-    free(idx);
     for (size_t i = 0; i < rep->n_levels; i++)
         if (!rep->levels[i].fraction)
             return SB_ENOMEM;
@@ -561,6 +561,8 @@ void sb_exact_report_release(sb_exact_report *rep)
     for (size_t i = 0; i < rep->n_levels; i++)
         free(rep->levels[i].fraction);
     free(rep->levels);
+    free(rep->by_probability);
+    rep->by_probability = NULL;
     for (size_t i = 0; rep->matrix && i < rep->rows * rep->cols; i++)
         free(rep->matrix[i]);
     free(rep->matrix);

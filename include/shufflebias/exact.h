@@ -49,6 +49,7 @@ typedef struct sb_exact_report {
     char *uniform;             /* 1 / possible, "1/q" */
     sb_exact_outcome *outcomes;/* reached outcomes, in lexicographic order */
     size_t n_outcomes;
+    size_t *by_probability;    /* outcome indices, least likely first */
     sb_exact_level *levels;    /* by increasing probability; "0" first when
                                   some outcome is never reached */
     size_t n_levels;
