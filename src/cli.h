@@ -46,6 +46,26 @@ void sb_cli_error(const char *fmt, ...)
    number >= 1 and <= 2^62. */
 int sb_cli_parse_count(const char *s, uint64_t *out);
 
+/* Option values, each printing its own one-line error: 0, or -1.
+   sb_cli_opt_n: a deck size 1..SB_DECK_MAX; sb_cli_opt_count: a count as
+   sb_cli_parse_count reads it, for the option named 'option';
+   sb_cli_opt_seed: as sb_cli_parse_seed; sb_cli_opt_param: one more
+   "k=v" into params[*count] (room for SB_CLI_PARAMS_MAX). */
+#define SB_CLI_PARAMS_MAX 16
+int sb_cli_opt_n(const char *arg, uint64_t *out);
+int sb_cli_opt_count(const char *option, const char *arg, uint64_t *out);
+int sb_cli_opt_seed(const char *arg, uint64_t *out);
+int sb_cli_opt_param(const char **params, size_t *count, const char *arg);
+/* The message for an unknown option of 'command'. */
+void sb_cli_bad_option(const char *command, const char *arg);
+/* The one algorithm name left after the options: 0 and *name, or -1 after
+   printing the error. */
+int sb_cli_positional(const char *command, int argc, char **argv, int optind,
+                      const char **name);
+/* The algorithm called 'name' accepting n cards; NULL after printing the
+   error (unknown name, or n outside its range). */
+const sb_shuffle_type *sb_cli_algorithm_n(const char *name, uint64_t n);
+
 /* A seed: decimal or 0x-hexadecimal, 0 .. 2^63 - 1 (a JSON integer). */
 int sb_cli_parse_seed(const char *s, uint64_t *out);
 
@@ -70,6 +90,14 @@ int sb_cli_check_rng(const char *name);
    and returns -1 on failure.  'out' has room for 'max'. */
 int sb_cli_stats(const char *list, const sb_shape *shape,
                  const sb_stat_type **out, size_t max, size_t *count);
+
+/* Run cfg (alg, args, samples, seed, rng and stop set) with the statistics
+   named in 'tests' (NULL: the defaults for the shape), showing progress
+   unless 'quiet'.  0 and 'rep' filled, or -1 after printing the error. */
+struct sb_run_config;
+struct sb_report;
+int sb_cli_run(struct sb_run_config *cfg, const char *tests, int quiet,
+               struct sb_report *rep);
 
 /* Open 'path' for writing ("-" is stdout); prints the error on failure. */
 FILE *sb_cli_open_out(const char *path);

@@ -17,7 +17,6 @@
 #include "src/rng.h"
 #include "src/runner.h"
 
-#define MAX_STATS 32
 #define AUDIT_SEED 20261121u   /* fixed, so that the audit is reproducible */
 
 static const char usage[] =
@@ -64,25 +63,16 @@ static int parse(int argc, char **argv, audit_options *o)
     for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
         switch (c) {
         case O_N:
-            if (sb_cli_parse_count(optarg, &o->n) != 0 || o->n > SB_DECK_MAX) {
-                sb_cli_error("invalid --n '%s': expected a deck size from 1 "
-                             "to %u", optarg, SB_DECK_MAX);
+            if (sb_cli_opt_n(optarg, &o->n) != 0)
                 return -1;
-            }
             break;
         case O_SAMPLES:
-            if (sb_cli_parse_count(optarg, &o->samples) != 0) {
-                sb_cli_error("invalid --samples '%s': expected a count such "
-                             "as 200000, 1e6 or 10M", optarg);
+            if (sb_cli_opt_count("samples", optarg, &o->samples) != 0)
                 return -1;
-            }
             break;
         case O_SEED:
-            if (sb_cli_parse_seed(optarg, &o->seed) != 0) {
-                sb_cli_error("invalid --seed '%s': expected an integer from 0 "
-                             "to 2^63-1", optarg);
+            if (sb_cli_opt_seed(optarg, &o->seed) != 0)
                 return -1;
-            }
             break;
         case O_RNG: o->rng = optarg; break;
         case O_MD: o->markdown = optarg; break;
@@ -90,8 +80,7 @@ static int parse(int argc, char **argv, audit_options *o)
         case O_QUIET: o->quiet = 1; break;
         case O_HELP: return 1;
         default:
-            sb_cli_error("unknown or incomplete option '%s'; try "
-                         "'shufflebias audit --help'", argv[optind - 1]);
+            sb_cli_bad_option("audit", argv[optind - 1]);
             return -1;
         }
     }
@@ -115,27 +104,7 @@ static int audit_one(const sb_cli *cli, const audit_options *o,
         .stop = cli->stop,
     };
     sb_shuffle_defaults(t, &cfg.args);
-    const sb_shape shape = {
-        .kind = t->kind,
-        .n = cfg.args.n,
-        .len = t->sample_len ? t->sample_len(&cfg.args) : cfg.args.n,
-    };
-    const sb_stat_type *stats[MAX_STATS];
-    if (sb_cli_stats(NULL, &shape, stats, MAX_STATS, &cfg.n_stats) != 0)
-        return -1;
-    cfg.stats = stats;
-    sb_cli_progress progress;
-    sb_cli_progress_init(&progress, o->quiet, t->name);
-    cfg.progress = sb_cli_progress_update;
-    cfg.progress_ctx = &progress;
-    char err[512];
-    int rc = sb_run(&cfg, rep, err, sizeof err);
-    sb_cli_progress_end(&progress);
-    if (rc != SB_OK) {
-        sb_cli_error("%s: %s", t->name, err);
-        return -1;
-    }
-    return 0;
+    return sb_cli_run(&cfg, NULL, o->quiet, rep);
 }
 
 static int write_file(const char *path, const sb_report *reps, size_t m,

@@ -67,6 +67,74 @@ int sb_cli_parse_seed(const char *s, uint64_t *out)
     return 0;
 }
 
+int sb_cli_opt_n(const char *arg, uint64_t *out)
+{
+    if (sb_cli_parse_count(arg, out) == 0 && *out <= SB_DECK_MAX)
+        return 0;
+    sb_cli_error("invalid --n '%s': expected a deck size from 1 to %u", arg,
+                 SB_DECK_MAX);
+    return -1;
+}
+
+int sb_cli_opt_count(const char *option, const char *arg, uint64_t *out)
+{
+    if (sb_cli_parse_count(arg, out) == 0)
+        return 0;
+    sb_cli_error("invalid --%s '%s': expected a count such as 200000, 1e6 "
+                 "or 10M", option, arg);
+    return -1;
+}
+
+int sb_cli_opt_seed(const char *arg, uint64_t *out)
+{
+    if (sb_cli_parse_seed(arg, out) == 0)
+        return 0;
+    sb_cli_error("invalid --seed '%s': expected an integer from 0 to "
+                 "2^63-1", arg);
+    return -1;
+}
+
+int sb_cli_opt_param(const char **params, size_t *count, const char *arg)
+{
+    if (*count == SB_CLI_PARAMS_MAX) {
+        sb_cli_error("too many --param options");
+        return -1;
+    }
+    params[(*count)++] = arg;
+    return 0;
+}
+
+void sb_cli_bad_option(const char *command, const char *arg)
+{
+    sb_cli_error("unknown or incomplete option '%s'; try 'shufflebias %s "
+                 "--help'", arg, command);
+}
+
+int sb_cli_positional(const char *command, int argc, char **argv, int optind,
+                      const char **name)
+{
+    if (optind + 1 == argc) {
+        *name = argv[optind];
+        return 0;
+    }
+    if (optind == argc)
+        sb_cli_error("%s: which algorithm? try 'shufflebias list'", command);
+    else
+        sb_cli_error("%s: one algorithm at a time", command);
+    return -1;
+}
+
+const sb_shuffle_type *sb_cli_algorithm_n(const char *name, uint64_t n)
+{
+    const sb_shuffle_type *t = sb_cli_algorithm(name);
+    if (t && (n < t->n_min || n > t->n_max)) {
+        sb_cli_error("n = %llu is out of range for '%s' (%zu..%zu)",
+                     (unsigned long long)n, t->name, t->n_min, t->n_max);
+        return NULL;
+    }
+    return t;
+}
+
 uint64_t sb_cli_fresh_seed(void)
 {
     uint64_t x = 0;
@@ -237,6 +305,38 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
     }
     if (*count == 0) {
         sb_cli_error("--tests names no statistic");
+        return -1;
+    }
+    return 0;
+}
+
+#define RUN_STATS_MAX 32
+
+int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
+               sb_report *rep)
+{
+    const sb_shuffle_type *t = cfg->alg;
+    const sb_shape shape = {
+        .kind = t->kind,
+        .n = cfg->args.n,
+        .len = t->sample_len ? t->sample_len(&cfg->args) : cfg->args.n,
+    };
+    const sb_stat_type *stats[RUN_STATS_MAX];
+    if (sb_cli_stats(tests, &shape, stats, RUN_STATS_MAX, &cfg->n_stats) != 0)
+        return -1;
+    cfg->stats = stats;
+    sb_cli_progress progress;
+    sb_cli_progress_init(&progress, quiet, t->name);
+    cfg->progress = sb_cli_progress_update;
+    cfg->progress_ctx = &progress;
+    char err[512];
+    int rc = sb_run(cfg, rep, err, sizeof err);
+    sb_cli_progress_end(&progress);
+    cfg->stats = NULL;
+    cfg->progress = NULL;
+    cfg->progress_ctx = NULL;
+    if (rc != SB_OK) {
+        sb_cli_error("%s: %s", t->name, err);
         return -1;
     }
     return 0;

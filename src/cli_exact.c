@@ -46,7 +46,7 @@ typedef struct exact_options {
     int all;
     uint64_t n, max_paths, max_depth;
     int quiet;
-    const char *params[SB_PARAMS_MAX * 2];
+    const char *params[SB_CLI_PARAMS_MAX];
     size_t n_params;
 } exact_options;
 
@@ -73,25 +73,16 @@ static int parse(int argc, char **argv, exact_options *o)
     for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
         switch (c) {
         case O_N:
-            if (sb_cli_parse_count(optarg, &o->n) != 0 || o->n > SB_DECK_MAX) {
-                sb_cli_error("invalid --n '%s': expected a deck size from 1 "
-                             "to %u", optarg, SB_DECK_MAX);
+            if (sb_cli_opt_n(optarg, &o->n) != 0)
                 return -1;
-            }
             break;
         case O_PARAM:
-            if (o->n_params == sizeof o->params / sizeof o->params[0]) {
-                sb_cli_error("too many --param options");
+            if (sb_cli_opt_param(o->params, &o->n_params, optarg) != 0)
                 return -1;
-            }
-            o->params[o->n_params++] = optarg;
             break;
         case O_MAX_PATHS:
-            if (sb_cli_parse_count(optarg, &o->max_paths) != 0) {
-                sb_cli_error("invalid --max-paths '%s': expected a count such "
-                             "as 1e6", optarg);
+            if (sb_cli_opt_count("max-paths", optarg, &o->max_paths) != 0)
                 return -1;
-            }
             break;
         case O_MAX_DEPTH:
             if (sb_cli_parse_count(optarg, &o->max_depth) != 0
@@ -107,8 +98,7 @@ static int parse(int argc, char **argv, exact_options *o)
         case O_ALL: o->all = 1; break;
         case O_MD: o->markdown = optarg; break;
         default:
-            sb_cli_error("unknown or incomplete option '%s'; try "
-                         "'shufflebias exact --help'", argv[optind - 1]);
+            sb_cli_bad_option("exact", argv[optind - 1]);
             return -1;
         }
     }
@@ -123,14 +113,7 @@ static int parse(int argc, char **argv, exact_options *o)
         sb_cli_error("--markdown goes with --all");
         return -1;
     }
-    if (optind + 1 != argc) {
-        sb_cli_error(optind == argc ? "exact: which algorithm? try "
-                                      "'shufflebias list'"
-                                    : "exact: one algorithm at a time");
-        return -1;
-    }
-    o->alg = argv[optind];
-    return 0;
+    return sb_cli_positional("exact", argc, argv, optind, &o->alg);
 }
 
 static int exit_code(const sb_exact_report *rep)
@@ -229,14 +212,9 @@ int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
     }
     if (o.all)
         return exact_all(cli, &o);
-    const sb_shuffle_type *t = sb_cli_algorithm(o.alg);
+    const sb_shuffle_type *t = sb_cli_algorithm_n(o.alg, o.n);
     if (!t)
         return SB_EXIT_USAGE;
-    if (o.n < t->n_min || o.n > t->n_max) {
-        sb_cli_error("n = %" PRIu64 " is out of range for '%s' (%zu..%zu)",
-                     o.n, t->name, t->n_min, t->n_max);
-        return SB_EXIT_USAGE;
-    }
     sb_enum_config cfg = {
         .alg = t,
         .args = { .n = (size_t)o.n },

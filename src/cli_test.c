@@ -17,8 +17,6 @@
 #include "src/runner.h"
 #include "stats/battery.h"
 
-#define MAX_STATS 32
-
 static const char usage[] =
     "usage: shufflebias test ALG [options]\n"
     "\n"
@@ -45,7 +43,7 @@ typedef struct test_options {
     int seed_given;
     const char *rng, *tests, *json;
     int quiet;
-    const char *params[SB_PARAMS_MAX * 2];
+    const char *params[SB_CLI_PARAMS_MAX];
     size_t n_params;
 } test_options;
 
@@ -72,53 +70,33 @@ static int parse(int argc, char **argv, test_options *o)
     for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
         switch (c) {
         case O_N:
-            if (sb_cli_parse_count(optarg, &o->n) != 0 || o->n > SB_DECK_MAX) {
-                sb_cli_error("invalid --n '%s': expected a deck size from 1 "
-                             "to %u", optarg, SB_DECK_MAX);
+            if (sb_cli_opt_n(optarg, &o->n) != 0)
                 return -1;
-            }
             break;
         case O_SAMPLES:
-            if (sb_cli_parse_count(optarg, &o->samples) != 0) {
-                sb_cli_error("invalid --samples '%s': expected a count such "
-                             "as 200000, 1e6 or 10M", optarg);
+            if (sb_cli_opt_count("samples", optarg, &o->samples) != 0)
                 return -1;
-            }
             break;
         case O_SEED:
-            if (sb_cli_parse_seed(optarg, &o->seed) != 0) {
-                sb_cli_error("invalid --seed '%s': expected an integer from 0 "
-                             "to 2^63-1", optarg);
+            if (sb_cli_opt_seed(optarg, &o->seed) != 0)
                 return -1;
-            }
             o->seed_given = 1;
             break;
         case O_RNG: o->rng = optarg; break;
         case O_TESTS: o->tests = optarg; break;
         case O_PARAM:
-            if (o->n_params == sizeof o->params / sizeof o->params[0]) {
-                sb_cli_error("too many --param options");
+            if (sb_cli_opt_param(o->params, &o->n_params, optarg) != 0)
                 return -1;
-            }
-            o->params[o->n_params++] = optarg;
             break;
         case O_JSON: o->json = optarg; break;
         case O_QUIET: o->quiet = 1; break;
         case O_HELP: return 1;
         default:
-            sb_cli_error("unknown or incomplete option '%s'; try "
-                         "'shufflebias test --help'", argv[optind - 1]);
+            sb_cli_bad_option("test", argv[optind - 1]);
             return -1;
         }
     }
-    if (optind + 1 != argc) {
-        sb_cli_error(optind == argc ? "test: which algorithm? try "
-                                      "'shufflebias list'"
-                                    : "test: one algorithm at a time");
-        return -1;
-    }
-    o->alg = argv[optind];
-    return 0;
+    return sb_cli_positional("test", argc, argv, optind, &o->alg);
 }
 
 static int exit_code(const sb_report *rep)
@@ -141,14 +119,9 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
             fputs(usage, stdout);
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
     }
-    const sb_shuffle_type *t = sb_cli_algorithm(o.alg);
+    const sb_shuffle_type *t = sb_cli_algorithm_n(o.alg, o.n);
     if (!t || sb_cli_check_rng(o.rng) != 0)
         return SB_EXIT_USAGE;
-    if (o.n < t->n_min || o.n > t->n_max) {
-        sb_cli_error("n = %" PRIu64 " is out of range for '%s' (%zu..%zu)",
-                     o.n, t->name, t->n_min, t->n_max);
-        return SB_EXIT_USAGE;
-    }
     sb_run_config cfg = {
         .alg = t,
         .args = { .n = (size_t)o.n },
@@ -159,29 +132,9 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
     };
     if (sb_cli_set_params(t, o.params, o.n_params, &cfg.args) != 0)
         return SB_EXIT_USAGE;
-    const sb_shape shape = {
-        .kind = t->kind,
-        .n = cfg.args.n,
-        .len = t->sample_len ? t->sample_len(&cfg.args) : cfg.args.n,
-    };
-    const sb_stat_type *stats[MAX_STATS];
-    if (sb_cli_stats(o.tests, &shape, stats, MAX_STATS, &cfg.n_stats) != 0)
-        return SB_EXIT_USAGE;
-    cfg.stats = stats;
-
-    sb_cli_progress progress;
-    sb_cli_progress_init(&progress, o.quiet, t->name);
-    cfg.progress = sb_cli_progress_update;
-    cfg.progress_ctx = &progress;
-
     sb_report rep;
-    char err[512];
-    int rc = sb_run(&cfg, &rep, err, sizeof err);
-    sb_cli_progress_end(&progress);
-    if (rc != SB_OK) {
-        sb_cli_error("%s", err);
+    if (sb_cli_run(&cfg, o.tests, o.quiet, &rep) != 0)
         return SB_EXIT_USAGE;
-    }
     int code = exit_code(&rep);
     int json_on_stdout = o.json && strcmp(o.json, "-") == 0;
     if (!o.quiet && !json_on_stdout)
