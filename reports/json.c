@@ -84,6 +84,8 @@ json_t *sb_report_json(const sb_report *rep)
                         json_integer((json_int_t)run->samples));
     json_object_set_new(root, "seed", json_integer((json_int_t)run->seed));
     json_object_set_new(root, "rng", json_string(run->rng));
+    json_object_set_new(root, "rng_seed", json_integer((json_int_t)run->rng_seed));
+    json_object_set_new(root, "rng_seed_bits", json_integer(run->rng_seed_bits));
     json_object_set_new(root, "stream_version",
                         json_integer(run->stream_version));
     json_object_set_new(root, "verdict",

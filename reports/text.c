@@ -87,8 +87,13 @@ int sb_render_text(FILE *f, const sb_report *rep)
     else
         fprintf(f, "  samples    %" PRIu64 "\n", run->done);
     fprintf(f, "  seed       %" PRIu64 "\n", run->seed);
-    fprintf(f, "  rng        %s (stream version %d)\n", run->rng,
-            run->stream_version);
+    if (run->rng_seed_bits < 64)
+        fprintf(f, "  rng        %s (stream version %d; the generator was "
+                "seeded with %" PRIu64 ", %u bits)\n", run->rng,
+                run->stream_version, run->rng_seed, run->rng_seed_bits);
+    else
+        fprintf(f, "  rng        %s (stream version %d)\n", run->rng,
+                run->stream_version);
     fprintf(f, "  thresholds suspect below %g, fail below %g (Holm-adjusted)\n",
             run->suspect_alpha, run->fail_alpha);
     fprintf(f, "  time       %.2f s (%.3g samples/s)\n", run->seconds,

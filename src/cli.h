@@ -99,6 +99,11 @@ struct sb_report;
 int sb_cli_run(struct sb_run_config *cfg, const char *tests, int quiet,
                struct sb_report *rep);
 
+/* Before a run: make sure 'path' (NULL or "-": nothing to check) can be
+   written, so that a long run never ends unable to save its report.
+   0, or -1 after printing the error. */
+int sb_cli_can_write(const char *path);
+
 /* Open 'path' for writing ("-" is stdout); prints the error on failure. */
 FILE *sb_cli_open_out(const char *path);
 /* Close what sb_cli_open_out opened; 0, or -1 after printing the error. */

@@ -126,7 +126,8 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
             fputs(usage, stdout);
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
     }
-    if (sb_cli_check_rng(o.rng) != 0)
+    if (sb_cli_check_rng(o.rng) != 0 || sb_cli_can_write(o.json) != 0
+        || sb_cli_can_write(o.markdown) != 0)
         return SB_EXIT_USAGE;
     size_t total = 0;
     while (sb_shuffle_types[total])

@@ -30,38 +30,58 @@ void sb_cli_error(const char *fmt, ...)
 
 int sb_cli_parse_count(const char *s, uint64_t *out)
 {
-    const double limit = 0x1p62;
-    char *end;
-    if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+    const uint64_t limit = (uint64_t)1 << 62;
+    /* Decimal digits, a point and an exponent only (strtod would also take
+       hexadecimal, "inf" and "nan"), then at most one suffix. */
+    size_t body = strspn(s, "0123456789.eE+-");
+    if (body == 0 || !isdigit((unsigned char)s[0]))
         return -1;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno == ERANGE)
-        return -1;
-    switch (*end) {
-    case 'k': case 'K': v *= 1e3; end++; break;
-    case 'M': v *= 1e6; end++; break;
-    case 'G': v *= 1e9; end++; break;
-    default: break;
+    double scale = 1;
+    switch (s[body]) {
+    case '\0': break;
+    case 'k': case 'K': scale = 1e3; break;
+    case 'M': scale = 1e6; break;
+    case 'G': scale = 1e9; break;
+    default: return -1;
     }
-    if (*end || !(v >= 1) || v > limit || v != floor(v))
+    if (s[body] && s[body + 1])
         return -1;
-    /* Whole decimal strings are read exactly, not through a double. */
-    if (strspn(s, "0123456789") == strlen(s))
-        *out = strtoull(s, NULL, 10);
-    else
-        *out = (uint64_t)v;
+    char number[64];
+    if (body >= sizeof number)
+        return -1;
+    memcpy(number, s, body);
+    number[body] = '\0';
+    if (scale == 1 && strspn(number, "0123456789") == body) {
+        /* A whole decimal number is read exactly, not through a double. */
+        errno = 0;
+        unsigned long long v = strtoull(number, NULL, 10);
+        if (errno == ERANGE || v < 1 || v > limit)
+            return -1;
+        *out = v;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(number, &end) * scale;
+    if (*end || errno == ERANGE || !(v >= 1) || v > (double)limit
+        || v != floor(v))
+        return -1;
+    *out = (uint64_t)v;
     return 0;
 }
 
 int sb_cli_parse_seed(const char *s, uint64_t *out)
 {
-    char *end;
-    if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+    /* Decimal, or hexadecimal after "0x": never octal, so that "010" is
+       ten, as a person reads it. */
+    const int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s;
+    if (!*digits || strspn(digits, hex ? "0123456789abcdefABCDEF"
+                                       : "0123456789") != strlen(digits))
         return -1;
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end || errno == ERANGE || v > (unsigned long long)INT64_MAX)
+    unsigned long long v = strtoull(digits, NULL, hex ? 16 : 10);
+    if (errno == ERANGE || v > (unsigned long long)INT64_MAX)
         return -1;
     *out = v;
     return 0;
@@ -246,10 +266,10 @@ int sb_cli_set_params(const sb_shuffle_type *t, const char *const *assign,
 int sb_cli_check_rng(const char *name)
 {
     sb_rng *r;
-    int rc = sb_rng_open(&r, name, 0);
+    int rc = sb_rng_open(&r, name, 1);
     sb_rng_close(r);
-    if (rc == 0)
-        return 0;
+    if (rc != SB_ENOTFOUND)
+        return 0;      /* a seed-specific refusal is reported by the run */
     char valid[4096] = "";
     for (const sb_rng_info *b = sb_rng_builtin; b->name; b++) {
         if (valid[0])
@@ -339,6 +359,19 @@ int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
         sb_cli_error("%s: %s", t->name, err);
         return -1;
     }
+    return 0;
+}
+
+int sb_cli_can_write(const char *path)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        sb_cli_error("cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
     return 0;
 }
 

@@ -210,6 +210,8 @@ int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
             fputs(usage, stdout);
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
     }
+    if (sb_cli_can_write(o.json) != 0 || sb_cli_can_write(o.markdown) != 0)
+        return SB_EXIT_USAGE;
     if (o.all)
         return exact_all(cli, &o);
     const sb_shuffle_type *t = sb_cli_algorithm_n(o.alg, o.n);

@@ -74,8 +74,10 @@ static void list_text(void)
     printf("\nrandomness sources (--rng):\n");
     for (const sb_rng_info *b = sb_rng_builtin; b->name; b++)
         printf("  %-22s %s\n", b->name, b->summary);
-    printf("  GSL generators, one stream per run, seeded once with "
-           "gsl_rng_set:\n   ");
+    printf("  GSL generators: one stream per run, seeded once with "
+           "gsl_rng_set (a 32-bit\n  seed; GSL puts its default in place "
+           "of 0); outputs above the largest power\n  of two in a "
+           "generator's range are redrawn, so every bit used is uniform:\n   ");
     size_t col = 3;
     for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++) {
         size_t w = strlen((*t)->name) + 1;

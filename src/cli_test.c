@@ -120,7 +120,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
     }
     const sb_shuffle_type *t = sb_cli_algorithm_n(o.alg, o.n);
-    if (!t || sb_cli_check_rng(o.rng) != 0)
+    if (!t || sb_cli_check_rng(o.rng) != 0 || sb_cli_can_write(o.json) != 0)
         return SB_EXIT_USAGE;
     sb_run_config cfg = {
         .alg = t,
@@ -137,8 +137,8 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         return SB_EXIT_USAGE;
     int code = exit_code(&rep);
     int json_on_stdout = o.json && strcmp(o.json, "-") == 0;
-    if (!o.quiet && !json_on_stdout)
-        sb_render_text(stdout, &rep);
+    if (!o.quiet && !json_on_stdout && sb_render_text(stdout, &rep) != SB_OK)
+        code = SB_EXIT_USAGE;
     if (o.json) {
         FILE *f = sb_cli_open_out(o.json);
         if (!f || sb_render_json(f, &rep) != SB_OK

@@ -52,8 +52,16 @@ int main(int argc, char **argv)
     }
     const sb_cli cli = { "shufflebias", &stop_requested };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(&cli, argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            int code = commands[i].run(&cli, argc - 1, argv + 1);
+            /* A report that did not reach standard output is an error,
+               whatever the verdict (a full disk, a closed pipe). */
+            if (fflush(stdout) != 0 || ferror(stdout)) {
+                sb_cli_error("writing standard output failed");
+                return SB_EXIT_USAGE;
+            }
+            return code;
+        }
     sb_cli_error("unknown command '%s'; try 'shufflebias --help'", argv[1]);
     return SB_EXIT_USAGE;
 }

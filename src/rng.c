@@ -68,6 +68,10 @@ void sb_src_fast(sb_src *src, uint64_t seed, uint64_t chunk)
 
 /* ---- generic draws over a word source ---------------------------------- */
 
+/* Rejections in a row after which a source is taken to be stuck: a fair
+   one rejects with probability below 1/2 each time. */
+#define STUCK_REJECTIONS 1000000
+
 static uint64_t words_bits(sb_src *src, unsigned k)
 {
     sb_word_source *ws = src->impl;
@@ -79,6 +83,8 @@ static uint64_t words_bits(sb_src *src, unsigned k)
         x = (take == 64 ? 0 : x << take) | (w >> (ws->width - take));
         have += take;
     }
+    if (ws->stuck)
+        src->error = SB_ERANGE;
     return x;
 }
 
@@ -87,11 +93,13 @@ static uint64_t words_below(sb_src *src, uint64_t n)
     if (n <= 1)
         return 0;
     unsigned b = 64 - (unsigned)__builtin_clzll(n - 1);  /* bits of n - 1 */
-    uint64_t x;
-    do
-        x = words_bits(src, b);
-    while (x >= n);
-    return x;
+    for (long tries = 0; tries < STUCK_REJECTIONS && !src->error; tries++) {
+        uint64_t x = words_bits(src, b);
+        if (x < n)
+            return x;
+    }
+    src->error = SB_ERANGE;
+    return 0;
 }
 
 static size_t words_weighted(sb_src *src, const uint64_t *w, size_t m)
@@ -137,6 +145,8 @@ struct sb_rng {
     unsigned long gsl_limit;/* 2^width, outputs - min at or above it are
                                redrawn; 0 for a full 64-bit range */
     uint32_t lcg;           /* rand15 and lcg32 state */
+    uint64_t seed_used;     /* what the generator itself was seeded with */
+    unsigned seed_bits;     /* how many bits of it it keeps */
 };
 
 #define RNG_OF(ws) ((sb_rng *)((char *)(ws) - offsetof(sb_rng, ws)))
@@ -145,9 +155,14 @@ static uint64_t gsl_word(sb_word_source *ws)
 {
     sb_rng *r = RNG_OF(ws);
     unsigned long x;
+    long tries = 0;
     do
         x = gsl_rng_get(r->gsl) - r->gsl_min;
-    while (r->gsl_limit && x >= r->gsl_limit);
+    while (r->gsl_limit && x >= r->gsl_limit && ++tries < STUCK_REJECTIONS);
+    if (tries == STUCK_REJECTIONS) {
+        ws->stuck = 1;
+        return 0;
+    }
     return x;
 }
 
@@ -183,6 +198,22 @@ static const gsl_rng_type *find_gsl(const char *name)
     return NULL;
 }
 
+/* A seeded GSL generator whose first 16 outputs are all one value is
+   stuck (minstd, fishman20 or ran0 given a seed that zeroes their state):
+   looked at on a copy, so the run's stream is untouched. */
+static int stuck_at_start(const gsl_rng *g)
+{
+    gsl_rng *copy = gsl_rng_clone(g);
+    if (!copy)
+        return 0;
+    const unsigned long first = gsl_rng_get(copy);
+    int same = 1;
+    for (int i = 1; i < 16 && same; i++)
+        same = gsl_rng_get(copy) == first;
+    gsl_rng_free(copy);
+    return same;
+}
+
 int sb_rng_open(sb_rng **out, const char *name, uint64_t seed)
 {
     *out = NULL;
@@ -194,16 +225,18 @@ int sb_rng_open(sb_rng **out, const char *name, uint64_t seed)
     strcpy(r->name, name);
     r->seed = seed;
     const gsl_rng_type *t;
+    r->seed_used = seed;
+    r->seed_bits = 64;
     if (strcmp(name, SB_RNG_DEFAULT) == 0) {
         r->which = BACKEND_FAST;
     } else if (strcmp(name, "rand15") == 0) {
         r->which = BACKEND_RAND15;
         r->lcg = (uint32_t)seed;
-        r->ws = (sb_word_source){ 15, rand15_word };
+        r->ws = (sb_word_source){ 15, rand15_word, 0 };
     } else if (strcmp(name, "lcg32") == 0) {
         r->which = BACKEND_LCG32;
         r->lcg = (uint32_t)seed;
-        r->ws = (sb_word_source){ 32, lcg32_word };
+        r->ws = (sb_word_source){ 32, lcg32_word, 0 };
     } else if ((t = find_gsl(name)) != NULL) {
         r->which = BACKEND_GSL;
         r->gsl = gsl_rng_alloc(t);
@@ -211,23 +244,46 @@ int sb_rng_open(sb_rng **out, const char *name, uint64_t seed)
             free(r);
             return SB_ENOMEM;
         }
-        /* Most GSL generators keep 32 bits of seed: fold the 64-bit seed
-           into them so that seeds differing only in their high half do not
-           silently give the same run. */
-        gsl_rng_set(r->gsl, (unsigned long)(uint32_t)(seed ^ (seed >> 32)));
+        /* Most GSL generators keep 32 bits of seed: the 64-bit seed is
+           folded into 32, and the value given is reported with the run
+           (sb_rng_seed_used), so that two seeds giving one stream - and
+           GSL's own substitutions, such as its default for 0 - are in
+           plain sight rather than silent. */
+        r->seed_used = (uint32_t)(seed ^ (seed >> 32));
+        gsl_rng_set(r->gsl, (unsigned long)r->seed_used);
         r->gsl_min = gsl_rng_min(r->gsl);
         /* Words of 'width' bits: the largest power of two of outputs. */
         const unsigned long span = gsl_rng_max(r->gsl) - r->gsl_min;
         const unsigned width = span == ~0ul ? 64
                              : 63 - (unsigned)__builtin_clzl(span + 1);
         r->gsl_limit = width == 64 ? 0 : 1ul << width;
-        r->ws = (sb_word_source){ width, gsl_word };
+        r->ws = (sb_word_source){ width, gsl_word, 0 };
+        /* ran0 refuses its own XOR mask as a seed and, with GSL's error
+           handler off, would silently keep its default seed instead. */
+        if (strcmp(name, "ran0") == 0 && r->seed_used == 123459876u) {
+            sb_rng_close(r);
+            return SB_EINVAL;
+        }
+        if (stuck_at_start(r->gsl)) {
+            sb_rng_close(r);
+            return SB_ERANGE;
+        }
     } else {
         free(r);
         return SB_ENOTFOUND;
     }
+    if (r->which != BACKEND_FAST)
+        r->seed_bits = 32;
+    if (r->which == BACKEND_RAND15 || r->which == BACKEND_LCG32)
+        r->seed_used = (uint32_t)seed;
     *out = r;
     return SB_OK;
+}
+
+uint64_t sb_rng_seed_used(const sb_rng *r, unsigned *bits)
+{
+    *bits = r->seed_bits;
+    return r->seed_used;
 }
 
 void sb_rng_close(sb_rng *r)

@@ -27,20 +27,30 @@ typedef struct sb_rng sb_rng;
 typedef struct sb_word_source {
     unsigned width;                             /* 1..64 */
     uint64_t (*next)(struct sb_word_source *ws);
+    int stuck;        /* set by 'next' when its generator stopped varying */
 } sb_word_source;
 
 /* Make 'src' draw from 'ws' through the generic word-based draws: bits()
    takes the high bits of successive words, below() rejects values of
    bitlen(n - 1) bits that are >= n (exactly unbiased), weighted() is
-   below(sum) scanned, unit() is bits(53) / 2^53.  'ws' must outlive 'src'. */
+   below(sum) scanned, unit() is bits(53) / 2^53.  'ws' must outlive 'src'.
+   A source whose words stop varying (ws->stuck, or 10^6 rejections in a
+   row) sets src->error to SB_ERANGE instead of spinning for ever. */
 void sb_src_from_words(sb_src *src, sb_word_source *ws);
 
 /* Seed 'src' as the fast generator's stream for chunk 'chunk' of 'seed'. */
 void sb_src_fast(sb_src *src, uint64_t seed, uint64_t chunk);
 
 /* Open the backend called 'name' for a run seeded with 'seed'.  SB_OK, or
-   SB_ENOTFOUND for an unknown name, SB_ENOMEM. */
+   SB_ENOTFOUND for an unknown name, SB_ERANGE when the seeded generator's
+   first outputs are all one value (some GSL generators have such seeds,
+   e.g. minstd with a multiple of 2^31 - 1), SB_EINVAL for a seed the
+   generator refuses (ran0's 123459876), SB_ENOMEM. */
 int sb_rng_open(sb_rng **out, const char *name, uint64_t seed);
+/* The seed the generator itself was given, and how many bits of it it
+   keeps: (seed, 64) for the fast generator; the 32-bit value handed to
+   gsl_rng_set or to the weak LCGs. */
+uint64_t sb_rng_seed_used(const sb_rng *rng, unsigned *bits);
 void sb_rng_close(sb_rng *rng);
 const char *sb_rng_name(const sb_rng *rng);
 /* 1 when any chunk can be asked for at any time (the fast generator). */

@@ -54,6 +54,18 @@ static int prepare(const sb_run_config *cfg, const sb_shape *shape,
                    run_state *s, char *err, size_t len)
 {
     int rc = sb_rng_open(&s->rng, cfg->rng, cfg->seed);
+    if (rc == SB_ERANGE) {
+        snprintf(err, len, "randomness source '%s' seeded with %llu is stuck "
+                 "at one value from the start; choose another seed",
+                 cfg->rng, (unsigned long long)cfg->seed);
+        return rc;
+    }
+    if (rc == SB_EINVAL) {
+        snprintf(err, len, "randomness source '%s' refuses the seed %llu; "
+                 "choose another seed", cfg->rng,
+                 (unsigned long long)cfg->seed);
+        return rc;
+    }
     if (rc != SB_OK) {
         snprintf(err, len, "cannot open randomness source '%s': %s",
                  cfg->rng, sb_status_str(rc));
@@ -134,6 +146,13 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
                       ? cfg->samples - done : SB_CHUNK_SAMPLES;
         uint64_t got = run_chunk(cfg, &shape, &s, chunk, want, &rc);
         done += got;
+        if (rc == SB_ERANGE) {
+            snprintf(err, len, "randomness source '%s' got stuck after %llu "
+                     "samples: its outputs stopped varying", cfg->rng,
+                     (unsigned long long)done);
+            release(cfg, &s);
+            return rc;
+        }
         if (rc != SB_OK) {
             snprintf(err, len, "'%s' made a draw that the source '%s' "
                      "cannot make: %s", cfg->alg->name, cfg->rng,
@@ -158,6 +177,7 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
     rep->run.done = done;
     rep->run.seed = cfg->seed;
     rep->run.rng = cfg->rng;
+    rep->run.rng_seed = sb_rng_seed_used(s.rng, &rep->run.rng_seed_bits);
     rep->run.stream_version = SB_STREAM_VERSION;
     rep->run.partial = done < cfg->samples;
     rep->run.suspect_alpha = SB_SUSPECT_ALPHA;

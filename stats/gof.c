@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sf_log.h>
@@ -142,6 +143,16 @@ int sb_gof_normal_p(double z, double *p, int *underflow)
     if (isnan(z) || p == NULL || underflow == NULL)
         return SB_EINVAL;
     return finish_p(gsl_cdf_ugaussian_Q(z), p, underflow);
+}
+
+int sb_gof_poisson_midp(uint64_t x, double mu, double *p, int *underflow)
+{
+    if (!(mu > 0.0) || x > UINT32_MAX || p == NULL || underflow == NULL)
+        return SB_EINVAL;
+    /* gsl_cdf_poisson_Q(k) is P(X > k). */
+    const double above = gsl_cdf_poisson_Q((unsigned)x, mu);
+    const double at = gsl_ran_poisson_pdf((unsigned)x, mu);
+    return finish_p(above + 0.5 * at, p, underflow);
 }
 
 /* ---- pooling ---------------------------------------------------------- */

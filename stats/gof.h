@@ -36,6 +36,11 @@ int sb_gof_chisq_p(double x, double df, double *p, int *underflow);
 /* Upper tail P(Z >= z) of the standard normal, same conventions. */
 int sb_gof_normal_p(double z, double *p, int *underflow);
 
+/* Mid-p upper tail of a Poisson count: P(X > x) + P(X = x)/2 for
+   X ~ Poisson(mu), same conventions (mid-p keeps a discrete statistic's
+   p-values calibrated on average).  x <= UINT32_MAX. */
+int sb_gof_poisson_midp(uint64_t x, double mu, double *p, int *underflow);
+
 /* ---- pooling ---------------------------------------------------------- */
 
 /* Pool adjacent categories of a one-dimensional distribution so that every

@@ -14,9 +14,25 @@
  * random number generators", SIAM J. Sci. Comput. 2002):
  *  - dense, N/k >= 5: Pearson's X^2 against chi-square(k - 1);
  *  - sparse, N/k < 5: never pooled (every cell is alike: pooling would only
- *    throw information away); X^2 is referred to a normal with its exact
- *    moments for k equiprobable cells, mean k - 1 and variance
- *    2 (k - 1)(1 - 1/N).
+ *    throw information away).  Then X^2 = k (N + 2R) / N - N, where R is
+ *    the number of pairs of samples that came out in the same order: the
+ *    test is a test of R.  R is a sum of C(N, 2) pairwise independent
+ *    indicators of probability 1/k, so its mean is C(N, 2)/k and its
+ *    variance C(N, 2)(1/k)(1 - 1/k) exactly - X^2's exact mean k - 1 and
+ *    variance 2 (k - 1)(1 - 1/N).
+ *      * When N <= k/4 (and k >= 120), R is referred to Poisson(C(N,2)/k)
+ *        with a mid-p value: the birthday-problem limit, in which pairs
+ *        of repeats sharing a sample (triples) are rare enough (their
+ *        extra skewness is 2N/k of the Poisson's).  A normal tail would
+ *        be far off here: with N = 1000 draws from 10! orders, two
+ *        repeats would read as p = 3e-7 although they happen 1% of the
+ *        time.
+ *      * When the repeats expected, C(N,2)/k, are 1000 or more, R is
+ *        nearly normal (skewness below 0.05) and X^2 is referred to the
+ *        normal with its exact moments.
+ *      * In between (only for n <= 7: there the two ranges leave a gap)
+ *        neither approximation is trusted, and the statistic says so and
+ *        asks for more samples rather than guess.
  * The note says which was used.  For n <= 6 the result keeps the k counts
  * (720 at most); beyond that the table is left empty.
  */
@@ -101,9 +117,32 @@ static int permutation_finalize(const void *acc, uint64_t samples,
         }
     }
 
-    const int sparse = e < SB_GOF_MIN_EXPECTED;
-    int st = sparse ? sb_gof_sparse_result(res, x2, df, samples, fail_alpha)
-                    : sb_gof_chisq_result(res, x2, df, samples, fail_alpha);
+    /* Repeated pairs R: an exact integer, sum over orders of C(count, 2). */
+    uint64_t repeats = 0;
+    for (size_t r = 0; r < k; r++)
+        repeats += a->counts[r] * (a->counts[r] - (a->counts[r] > 0)) / 2;
+    const double pairs_expected = N * (N - 1.0) / 2.0 / (double)k;
+    enum { DENSE, POISSON, NORMAL } regime = DENSE;
+    int st;
+    if (e >= SB_GOF_MIN_EXPECTED) {
+        st = sb_gof_chisq_result(res, x2, df, samples, fail_alpha);
+    } else if (k >= 120 && N <= (double)k / 4.0) {
+        regime = POISSON;
+        st = sb_gof_poisson_midp(repeats, pairs_expected, &res->p_value,
+                                 &res->p_underflow);
+        res->statistic = (double)repeats;
+        res->df = 0.0;
+        res->effect = fmax(0.0, (x2 - df) / N);
+    } else if (pairs_expected >= 1000.0) {
+        regime = NORMAL;
+        st = sb_gof_sparse_result(res, x2, df, samples, fail_alpha);
+    } else {
+        return sb_gof_not_applicable(res,
+            "%.0f samples over %zu orders is too sparse for a chi-square "
+            "and too dense for a count of repeats: use at least %.0f "
+            "samples (or at most %.0f)", N, k,
+            ceil(sqrt(2000.0 * (double)k)), floor((double)k / 4.0));
+    }
     if (st != SB_OK)
         return st;
 
@@ -118,7 +157,15 @@ static int permutation_finalize(const void *acc, uint64_t samples,
         }
     }
 
-    if (sparse) {
+    if (regime == POISSON) {
+        snprintf(res->null_desc, sizeof res->null_desc,
+                 "uniform over %zu! = %zu orders; repeated pairs against "
+                 "Poisson(%.6g), mid-p", n, k, pairs_expected);
+        snprintf(res->note, sizeof res->note,
+                 "very sparse: %.3g expected per order; statistic = pairs "
+                 "of samples in the same order (%.6g expected)", e,
+                 pairs_expected);
+    } else if (regime == NORMAL) {
         snprintf(res->null_desc, sizeof res->null_desc,
                  "uniform over %zu! = %zu orders; x2 against the normal "
                  "with mean %zu and variance %.6g", n, k, k - 1,
@@ -134,7 +181,6 @@ static int permutation_finalize(const void *acc, uint64_t samples,
         snprintf(res->note, sizeof res->note,
                  "%.4g expected per order: x2 against chi-square(k-1)", e);
     }
-
     if (worst > 0.0) {
         sb_card perm[PERMUTATION_N_MAX];
         char order[PERMUTATION_N_MAX + 1];

@@ -20,8 +20,6 @@ typedef struct outcome {
     char *out, *err;
 } outcome;
 
-static char dir[] = "/tmp/sb-cli-XXXXXX";
-
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -37,7 +35,7 @@ static char *slurp(const char *path)
 }
 
 /* Run "shufflebias ARGS" and collect what it said. */
-static outcome run(const char *args)
+static outcome run(const char *dir, const char *args)
 {
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "'%s' %s >%s/out 2>%s/err </dev/null",
@@ -60,9 +58,10 @@ static void release(outcome *o)
 }
 
 /* An error is one line on stderr that mentions 'what', and exit code 2. */
-static void assert_usage_error(const char *args, const char *what)
+static void assert_usage_error(const char *dir, const char *args,
+                               const char *what)
 {
-    outcome o = run(args);
+    outcome o = run(dir, args);
     if (o.code != 2 || !strstr(o.err, what))
         print_error("'%s' gave exit %d and stderr: %s", args, o.code, o.err);
     assert_int_equal(o.code, 2);
@@ -85,8 +84,8 @@ static json_t *parse_json(const char *text)
 
 static void list_shows_everything(void **state)
 {
-    (void)state;
-    outcome o = run("list");
+    const char *dir = *state;
+    outcome o = run(dir, "list");
     assert_int_equal(o.code, 0);
     const char *want[] = { "fisher-yates", "naive-swap", "sattolo",
                            "sort-random-keys", "fisher-yates-mod",
@@ -96,7 +95,7 @@ static void list_shows_everything(void **state)
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         assert_non_null(strstr(o.out, want[i]));
     release(&o);
-    o = run("list --json");
+    o = run(dir, "list --json");
     assert_int_equal(o.code, 0);
     json_t *j = parse_json(o.out);
     assert_true(json_array_size(json_object_get(j, "algorithms")) >= 5);
@@ -110,8 +109,8 @@ static void list_shows_everything(void **state)
    would take a ~120-sigma miss; with the fixed seed the result is fixed. */
 static void naive_swap_is_caught(void **state)
 {
-    (void)state;
-    outcome o = run("test naive-swap --n 3 --samples 200000 --seed 1");
+    const char *dir = *state;
+    outcome o = run(dir, "test naive-swap --n 3 --samples 200000 --seed 1");
     assert_int_equal(o.code, 1);
     assert_non_null(strstr(o.out, "verdict: FAIL"));
     assert_non_null(strstr(o.out, "seed       1\n"));
@@ -123,8 +122,8 @@ static void naive_swap_is_caught(void **state)
    fixed, so this run's verdict never changes. */
 static void fisher_yates_passes(void **state)
 {
-    (void)state;
-    outcome o = run("test fisher-yates --n 52 --samples 1e6 --seed 1");
+    const char *dir = *state;
+    outcome o = run(dir, "test fisher-yates --n 52 --samples 1e6 --seed 1");
     assert_int_equal(o.code, 0);
     assert_non_null(strstr(o.out, "verdict: PASS"));
     assert_non_null(strstr(o.out, "samples    1000000"));
@@ -135,8 +134,8 @@ static void fisher_yates_passes(void **state)
    and cycles statistics see it at once (p underflows). */
 static void sattolo_is_caught(void **state)
 {
-    (void)state;
-    outcome o = run("test sattolo --n 8 --samples 1e5 --seed 3 --json -");
+    const char *dir = *state;
+    outcome o = run(dir, "test sattolo --n 8 --samples 1e5 --seed 3 --json -");
     assert_int_equal(o.code, 1);
     json_t *j = parse_json(o.out);
     assert_string_equal(json_string_value(json_object_get(j, "verdict")),
@@ -162,21 +161,22 @@ static void sattolo_is_caught(void **state)
    verdict is pass (false alarm <= 1e-3 for suspect, fixed seed). */
 static void gsl_generator_by_name(void **state)
 {
-    (void)state;
-    outcome o = run("test fisher-yates --rng mt19937 --samples 2e5 --seed 4");
+    const char *dir = *state;
+    outcome o = run(dir, "test fisher-yates --rng mt19937 --samples 2e5 --seed 4");
     assert_int_equal(o.code, 0);
     assert_non_null(strstr(o.out, "rng        mt19937"));
     release(&o);
-    o = run("test fisher-yates --rng rand15 --n 10 --samples 1e4 --seed 4");
+    o = run(dir, "test fisher-yates --rng rand15 --n 10 --samples 1e4 --seed 4");
     assert_int_not_equal(o.code, 2);
-    assert_non_null(strstr(o.out, "rng        rand15"));
+    assert_non_null(strstr(o.out, "rng        rand15 (stream version 1; the "
+                                  "generator was seeded with 4, 32 bits)"));
     release(&o);
 }
 
 static void json_has_the_contract_keys(void **state)
 {
-    (void)state;
-    outcome o = run("test fisher-yates --n 6 --samples 5e4 --seed 11 "
+    const char *dir = *state;
+    outcome o = run(dir, "test fisher-yates --n 6 --samples 5e4 --seed 11 "
                     "--json -");
     assert_int_equal(o.code, 0);
     json_t *j = parse_json(o.out);
@@ -208,9 +208,9 @@ static void json_has_the_contract_keys(void **state)
 /* Same seed, same counts: the JSON is identical once timing is removed. */
 static void same_seed_same_result(void **state)
 {
-    (void)state;
+    const char *dir = *state;
     const char *args = "test naive-swap --n 5 --samples 1e5 --seed 99 --json -";
-    outcome a = run(args), b = run(args);
+    outcome a = run(dir, args), b = run(dir, args);
     json_t *ja = parse_json(a.out), *jb = parse_json(b.out);
     json_object_del(ja, "timing");
     json_object_del(jb, "timing");
@@ -219,8 +219,8 @@ static void same_seed_same_result(void **state)
     json_decref(jb);
     release(&a);
     release(&b);
-    outcome c = run("test naive-swap --n 5 --samples 1e5 --seed 98 --json -");
-    outcome d = run(args);
+    outcome c = run(dir, "test naive-swap --n 5 --samples 1e5 --seed 98 --json -");
+    outcome d = run(dir, args);
     json_t *jc = parse_json(c.out), *jd = parse_json(d.out);
     json_object_del(jc, "timing");
     json_object_del(jd, "timing");
@@ -233,11 +233,11 @@ static void same_seed_same_result(void **state)
 
 static void json_to_file_and_samples_suffixes(void **state)
 {
-    (void)state;
+    const char *dir = *state;
     char args[512];
     snprintf(args, sizeof args, "test fisher-yates --n 4 --samples 20k "
              "--seed 5 --quiet --json %s/r.json", dir);
-    outcome o = run(args);
+    outcome o = run(dir, args);
     assert_int_equal(o.code, 0);
     assert_string_equal(o.out, "");     /* --quiet */
     char path[256];
@@ -252,49 +252,88 @@ static void json_to_file_and_samples_suffixes(void **state)
 
 static void a_fresh_seed_is_printed(void **state)
 {
-    (void)state;
-    outcome o = run("test fisher-yates --n 5 --samples 1000");
+    const char *dir = *state;
+    outcome o = run(dir, "test fisher-yates --n 5 --samples 1000");
     assert_non_null(strstr(o.out, "seed       "));
     release(&o);
 }
 
 static void bad_input_is_a_clear_error(void **state)
 {
-    (void)state;
-    assert_usage_error("test fisher-yate", "unknown algorithm 'fisher-yate'");
-    assert_usage_error("test fisher-yate", "fisher-yates, naive-swap");
-    assert_usage_error("test fisher-yates --n 0", "invalid --n '0'");
-    assert_usage_error("test fisher-yates --n 70000", "invalid --n '70000'");
-    assert_usage_error("test fisher-yates-mod --n 40000",
+    const char *dir = *state;
+    assert_usage_error(dir, "test fisher-yate", "unknown algorithm 'fisher-yate'");
+    assert_usage_error(dir, "test fisher-yate", "fisher-yates, naive-swap");
+    assert_usage_error(dir, "test fisher-yates --n 0", "invalid --n '0'");
+    assert_usage_error(dir, "test fisher-yates --n 70000", "invalid --n '70000'");
+    assert_usage_error(dir, "test fisher-yates-mod --n 40000",
                        "out of range for 'fisher-yates-mod'");
-    assert_usage_error("test fisher-yates --samples abc",
+    assert_usage_error(dir, "test fisher-yates --samples abc",
                        "invalid --samples 'abc'");
-    assert_usage_error("test fisher-yates --samples 1.5", "invalid --samples");
-    assert_usage_error("test fisher-yates --rng mt19973",
+    assert_usage_error(dir, "test fisher-yates --samples 1.5", "invalid --samples");
+    assert_usage_error(dir, "test fisher-yates --rng mt19973",
                        "unknown randomness source 'mt19973'");
-    assert_usage_error("test fisher-yates --tests position,chi",
+    assert_usage_error(dir, "test fisher-yates --tests position,chi",
                        "unknown statistic 'chi'");
-    assert_usage_error("test fisher-yates --n 52 --tests permutation",
+    assert_usage_error(dir, "test fisher-yates --n 52 --tests permutation",
                        "permutation");
-    assert_usage_error("test fisher-yates --param k=3",
+    assert_usage_error(dir, "test fisher-yates --param k=3",
                        "'fisher-yates' takes no parameters");
-    assert_usage_error("test sort-random-keys --param key-bits=99",
+    assert_usage_error(dir, "test sort-random-keys --param key-bits=99",
                        "key-bits=1..64");
-    assert_usage_error("test sort-random-keys --param bits=9",
+    assert_usage_error(dir, "test sort-random-keys --param bits=9",
                        "unknown parameter 'bits=9'");
-    assert_usage_error("test fisher-yates --seed -1", "invalid --seed");
-    assert_usage_error("test fisher-yates --bogus", "unknown or incomplete");
-    assert_usage_error("test", "which algorithm");
-    assert_usage_error("frobnicate", "unknown command 'frobnicate'");
+    assert_usage_error(dir, "test fisher-yates --seed -1", "invalid --seed");
+    assert_usage_error(dir, "test fisher-yates --bogus", "unknown or incomplete");
+    assert_usage_error(dir, "test", "which algorithm");
+    assert_usage_error(dir, "frobnicate", "unknown command 'frobnicate'");
+    /* Counts are decimal: no hexadecimal floats, nothing above 2^62. */
+    assert_usage_error(dir, "test fisher-yates --samples 0x10",
+                       "invalid --samples '0x10'");
+    assert_usage_error(dir, "test fisher-yates --n 0x1p2", "invalid --n");
+    assert_usage_error(dir, "test fisher-yates --samples 4611686018427387905",
+                       "invalid --samples");
+    /* A generator stuck from the start, or refusing its seed, is said so
+       at once instead of spinning for ever. */
+    assert_usage_error(dir, "test fisher-yates --rng minstd --seed 2147483647",
+                       "'minstd' seeded with 2147483647 is stuck");
+    assert_usage_error(dir, "test fisher-yates --rng ran0 --seed 123459876",
+                       "refuses the seed 123459876");
+    /* An output that cannot be written is refused before the run. */
+    assert_usage_error(dir, "test fisher-yates --json /nonexistent/r.json",
+                       "cannot write '/nonexistent/r.json'");
+}
+
+/* A seed reads as decimal ("010" is ten) or as hexadecimal after 0x. */
+static void seeds_are_decimal_or_hex(void **state)
+{
+    const char *dir = *state;
+    outcome o = run(dir, "test fisher-yates --n 3 --samples 1000 --seed 010");
+    assert_non_null(strstr(o.out, "seed       10\n"));
+    release(&o);
+    o = run(dir, "test fisher-yates --n 3 --samples 1000 --seed 0x1F");
+    assert_non_null(strstr(o.out, "seed       31\n"));
+    release(&o);
+}
+
+/* A report that cannot be written to standard output is an error. */
+static void full_stdout_is_an_error(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "'%s' test fisher-yates --n 4 --samples 100 "
+             ">/dev/full 2>/dev/null", SB_CLI_PATH);
+    int status = system(cmd);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 2);
 }
 
 static void audit_writes_its_reports(void **state)
 {
-    (void)state;
+    const char *dir = *state;
     char args[512];
     snprintf(args, sizeof args, "audit --n 8 --samples 2e4 --markdown "
              "%s/audit.md --json %s/audit.json", dir, dir);
-    outcome o = run(args);
+    outcome o = run(dir, args);
     /* Every uniform algorithm passes at this fixed seed (false alarm per
        algorithm <= 1e-3), so the exit code is 0. */
     assert_int_equal(o.code, 0);
@@ -325,45 +364,45 @@ static void audit_writes_its_reports(void **state)
 /* 'shufflebias exact' as the issue shows it. */
 static void exact_tables_and_exit_codes(void **state)
 {
-    (void)state;
-    outcome o = run("exact naive-swap --n 3");
+    const char *dir = *state;
+    outcome o = run(dir, "exact naive-swap --n 3");
     assert_int_equal(o.code, 1);
     const char *want[] = { "27 paths walked", "ABC    4/27", "ACB    5/27",
                            "CBA    4/27", "1/18", "NOT UNIFORM" };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         assert_non_null(strstr(o.out, want[i]));
     release(&o);
-    o = run("exact sattolo --n 5");
+    o = run(dir, "exact sattolo --n 5");
     assert_int_equal(o.code, 1);
     assert_non_null(strstr(o.out, "never reached: 96 of 120 orders"));
     release(&o);
-    o = run("exact sort-random-keys --n 3 --param key-bits=2");
+    o = run(dir, "exact sort-random-keys --n 3 --param key-bits=2");
     assert_int_equal(o.code, 1);
     assert_non_null(strstr(o.out, "ABC    5/16"));
     release(&o);
-    o = run("exact fisher-yates --n 7 --json -");
+    o = run(dir, "exact fisher-yates --n 7 --json -");
     assert_int_equal(o.code, 0);
     json_t *j = parse_json(o.out);
     assert_int_equal(json_array_size(json_object_get(j, "permutations")), 5040);
     assert_true(json_is_true(json_object_get(j, "uniform")));
     json_decref(j);
     release(&o);
-    assert_usage_error("exact sort-random-keys --n 3",
+    assert_usage_error(dir, "exact sort-random-keys --n 3",
                        "--param key-bits=2");
-    assert_usage_error("exact naive-swap --n 9 --max-paths 1e6",
+    assert_usage_error(dir, "exact naive-swap --n 9 --max-paths 1e6",
                        "387420489 paths");
-    assert_usage_error("exact fisher-yate", "unknown algorithm");
-    assert_usage_error("exact --all --param key-bits=2", "--all");
+    assert_usage_error(dir, "exact fisher-yate", "unknown algorithm");
+    assert_usage_error(dir, "exact --all --param key-bits=2", "--all");
 }
 
 /* The checked-in exact report is what the code makes today. */
 static void checked_in_exact_report_is_current(void **state)
 {
-    (void)state;
+    const char *dir = *state;
     char args[512];
     snprintf(args, sizeof args, "exact --all --n 3 --quiet --markdown "
              "%s/e.md --json %s/e.json", dir, dir);
-    outcome o = run(args);
+    outcome o = run(dir, args);
     assert_int_equal(o.code, 0);
     release(&o);
     const char *ext[] = { "md", "json" };
@@ -382,36 +421,43 @@ static void checked_in_exact_report_is_current(void **state)
     }
 }
 
+/* A fresh temporary folder for each test's files, handed over as state. */
 static int setup(void **state)
 {
-    (void)state;
+    char *dir = malloc(32);
+    if (!dir)
+        return -1;
+    strcpy(dir, "/tmp/sb-cli-XXXXXX");
+    *state = dir;
     return mkdtemp(dir) ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-    (void)state;
-    char cmd[256];
+    char *dir = *state, cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    free(dir);
     return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(list_shows_everything),
-        cmocka_unit_test(naive_swap_is_caught),
-        cmocka_unit_test(fisher_yates_passes),
-        cmocka_unit_test(sattolo_is_caught),
-        cmocka_unit_test(gsl_generator_by_name),
-        cmocka_unit_test(json_has_the_contract_keys),
-        cmocka_unit_test(same_seed_same_result),
-        cmocka_unit_test(json_to_file_and_samples_suffixes),
-        cmocka_unit_test(a_fresh_seed_is_printed),
-        cmocka_unit_test(bad_input_is_a_clear_error),
-        cmocka_unit_test(audit_writes_its_reports),
-        cmocka_unit_test(exact_tables_and_exit_codes),
-        cmocka_unit_test(checked_in_exact_report_is_current),
+        cmocka_unit_test_setup_teardown(list_shows_everything, setup, teardown),
+        cmocka_unit_test_setup_teardown(naive_swap_is_caught, setup, teardown),
+        cmocka_unit_test_setup_teardown(fisher_yates_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(sattolo_is_caught, setup, teardown),
+        cmocka_unit_test_setup_teardown(gsl_generator_by_name, setup, teardown),
+        cmocka_unit_test_setup_teardown(json_has_the_contract_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(same_seed_same_result, setup, teardown),
+        cmocka_unit_test_setup_teardown(json_to_file_and_samples_suffixes, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_fresh_seed_is_printed, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_input_is_a_clear_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(audit_writes_its_reports, setup, teardown),
+        cmocka_unit_test_setup_teardown(seeds_are_decimal_or_hex, setup, teardown),
+        cmocka_unit_test(full_stdout_is_an_error),
+        cmocka_unit_test_setup_teardown(exact_tables_and_exit_codes, setup, teardown),
+        cmocka_unit_test_setup_teardown(checked_in_exact_report_is_current, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,7 +73,7 @@ static void word_below_is_exactly_unbiased(void **state)
 {
     (void)state;
     for (uint64_t n = 1; n <= 256; n++) {
-        counter c = { { 8, counter_next }, 0, 0 };
+        counter c = { { 8, counter_next, 0 }, 0, 0 };
         sb_src src;
         sb_src_from_words(&src, &c.ws);
         unsigned count[256] = { 0 };
@@ -99,7 +99,7 @@ static void word_below_is_exactly_unbiased(void **state)
 static void word_bits_take_high_bits(void **state)
 {
     (void)state;
-    counter c = { { 8, counter_next }, 0, 0 };
+    counter c = { { 8, counter_next, 0 }, 0, 0 };
     sb_src src;
     sb_src_from_words(&src, &c.ws);
     unsigned count[8] = { 0 };
@@ -118,7 +118,7 @@ static void word_weighted_is_exact(void **state)
     (void)state;
     /* Weights 3, 1, 4 sum to 8: below(8) takes the top 3 bits of each of
        the 256 words, so indices come up 3 x 32, 1 x 32 and 4 x 32 times. */
-    counter c = { { 8, counter_next }, 0, 0 };
+    counter c = { { 8, counter_next, 0 }, 0, 0 };
     sb_src src;
     sb_src_from_words(&src, &c.ws);
     const uint64_t w[3] = { 3, 1, 4 };
@@ -230,6 +230,52 @@ static void gsl_backend_is_gsl_stream(void **state)
     sb_rng_close(rng);
 }
 
+/* minstd's outputs are 1 .. 2^31 - 2: words are the 30 low bits of
+   output - 1, outputs past 2^30 redrawn; draws stay in range and the stream
+   is reproducible from its seed. */
+static void gsl_odd_range_words(void **state)
+{
+    (void)state;
+    uint64_t first[2][50];
+    for (int k = 0; k < 2; k++) {
+        sb_rng *rng;
+        sb_src src;
+        assert_int_equal(sb_rng_open(&rng, "minstd", 77), SB_OK);
+        assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
+        unsigned bits;
+        assert_int_equal(sb_rng_seed_used(rng, &bits), 77);
+        assert_int_equal(bits, 32);
+        for (int i = 0; i < 50; i++) {
+            first[k][i] = sb_draw_below(&src, 52);
+            assert_true(first[k][i] < 52);
+            assert_true(sb_draw_bits(&src, 30) < ((uint64_t)1 << 30));
+        }
+        assert_int_equal(sb_src_error(&src), SB_OK);
+        sb_rng_close(rng);
+    }
+    assert_memory_equal(first[0], first[1], sizeof first[0]);
+    /* Seeded with a multiple of its modulus, minstd is stuck at 0. */
+    sb_rng *rng;
+    assert_int_equal(sb_rng_open(&rng, "minstd", 2147483647), SB_ERANGE);
+}
+
+/* A word source that stops varying ends a draw with an error instead of
+   looping: every word here is above what below(3) can accept. */
+static uint64_t all_ones(sb_word_source *ws)
+{
+    return ((uint64_t)1 << ws->width) - 1;
+}
+
+static void stuck_words_end_with_an_error(void **state)
+{
+    (void)state;
+    sb_word_source ws = { 8, all_ones, 0 };
+    sb_src src;
+    sb_src_from_words(&src, &ws);
+    sb_draw_below(&src, 3);
+    assert_int_equal(sb_src_error(&src), SB_ERANGE);
+}
+
 static void unknown_source_is_refused(void **state)
 {
     (void)state;
@@ -252,6 +298,8 @@ int main(void)
         cmocka_unit_test(fast_draws_stay_in_range),
         cmocka_unit_test(rand15_check_values),
         cmocka_unit_test(gsl_backend_is_gsl_stream),
+        cmocka_unit_test(gsl_odd_range_words),
+        cmocka_unit_test(stuck_words_end_with_an_error),
         cmocka_unit_test(unknown_source_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -513,6 +513,7 @@ static void test_position_orientation(void **state)
    the scaled one (n-1)^2 = 16.  400 repetitions of N = 1000 uniform decks:
    the scaled statistic is close to chi-square(16), SD sqrt(32) = 5.66, so
    the mean of 400 has SD 0.28; the plain one SD 0.28 * 5/4 = 0.35.
+   The plain X^2 is counted in the test itself, not taken from the code.
    Tolerances 1.5 (5.3 SD) and 1.8 (5.1 SD): false alarm below 1e-6 over
    random seeds, while 16 and 20 are 4 apart, so the test cannot confuse
    them. */
@@ -523,21 +524,38 @@ static void test_position_mean(void **state)
     uint64_t seed = 0x5eed0001ull;
     sb_card *s = malloc(sizeof *s * N * S);
     assert_non_null(s);
-    double plain = 0, scaled = 0;
+    double plain = 0, scaled = 0, scaled_sq = 0;
     for (int rep = 0; rep < REPS; rep++) {
         for (size_t i = 0; i < S; i++)
             shuffle(&seed, s + i * N, N, 0);
+        /* The plain X^2, counted here independently of stats/position.c. */
+        double count[N][N] = { { 0 } }, x2 = 0;
+        for (size_t i = 0; i < S; i++)
+            for (size_t j = 0; j < N; j++)
+                count[s[i * N + j]][j]++;
+        for (size_t c = 0; c < N; c++)
+            for (size_t j = 0; j < N; j++)
+                x2 += (count[c][j] - (double)S / N)
+                      * (count[c][j] - (double)S / N) / ((double)S / N);
         sb_result r;
         run_stat(&sb_stat_position, N, s, S, &r);
+        assert_close(r.statistic, x2 * (N - 1) / N, 1e-12);
+        plain += x2;
         scaled += r.statistic;
-        plain += r.statistic * N / (N - 1);
+        scaled_sq += r.statistic * r.statistic;
         sb_result_clear(&r);
     }
     free(s);
     plain /= REPS;
     scaled /= REPS;
+    const double var = (scaled_sq - REPS * scaled * scaled) / (REPS - 1);
     assert_true(fabs(plain - 20.0) < 1.8);
     assert_true(fabs(scaled - 16.0) < 1.5);
+    /* chi-square(16) has variance 32; the sample variance of 400 values
+       has SD about 2.7 (excess kurtosis 0.75), so +-12 is 4.5 SD (false
+       alarm ~1e-5), and the unscaled X^2 (variance 32 * 25/16 = 50) would
+       fall outside it. */
+    assert_true(fabs(var - 32.0) < 12.0);
 }
 
 /* ---- permutation ------------------------------------------------------ */
@@ -570,37 +588,84 @@ static void test_permutation_dense_exact(void **state)
     sb_result_clear(&r);
 }
 
-/* n = 7, 1000 samples: 0.2 expected per order, the sparse regime.  A fair
-   shuffle passes (p >= 1e-6: false alarm 1e-6 over random seeds); the
-   identity every time is caught with a p-value that underflows. */
+/* Fair decks of n cards, S of them, from 'seed'; the permutation result. */
+static void permutation_of_fair(size_t n, size_t samples, uint64_t seed,
+                                sb_result *r)
+{
+    sb_card *s = malloc(sizeof *s * n * samples);
+    assert_non_null(s);
+    for (size_t i = 0; i < samples; i++)
+        shuffle(&seed, s + i * n, n, 0);
+    run_stat(&sb_stat_permutation, n, s, samples, r);
+    free(s);
+}
+
+/* n = 7, 1000 samples: 0.2 expected per order and N <= 7!/4, so the
+   repeated pairs are counted against Poisson(C(1000,2)/5040 = 99.1).  A
+   fair shuffle passes (p >= 1e-6: false alarm 1e-6 at this fixed seed);
+   the identity every time is caught with a p-value that underflows. */
 static void test_permutation_sparse(void **state)
 {
     (void)state;
     enum { N = 7, S = 1000 };
-    uint64_t seed = 0x5eed0002ull;
-    sb_card *s = malloc(sizeof *s * N * S);
-    assert_non_null(s);
-    for (size_t i = 0; i < S; i++)
-        shuffle(&seed, s + i * N, N, 0);
     sb_result r;
-    run_stat(&sb_stat_permutation, N, s, S, &r);
+    permutation_of_fair(N, S, 0x5eed0002ull, &r);
     assert_true(r.applicable);
-    assert_non_null(strstr(r.note, "sparse"));
-    assert_close(r.df, 5039.0, 0);
+    assert_non_null(strstr(r.null_desc, "Poisson(99.1071)"));
     assert_true(r.p_value >= 1e-6);
     assert_int_equal(r.table.cols, 0);   /* n > 6: no table */
-    assert_true(r.detectable > 0);
     sb_result_clear(&r);
 
+    sb_card *s = malloc(sizeof *s * N * S);
+    assert_non_null(s);
     for (size_t i = 0; i < S; i++)
         for (size_t j = 0; j < N; j++)
             s[i * N + j] = (sb_card)j;
     run_stat(&sb_stat_permutation, N, s, S, &r);
     assert_int_equal(r.p_underflow, 1);
+    assert_close(r.statistic, 499500.0, 0);   /* every pair repeats */
     assert_string_equal(r.effect_desc,
                         "order ABCDEFG: 503900% more often than uniform");
     sb_result_clear(&r);
     free(s);
+
+    /* n = 8, 20000 samples: 0.5 per order, C(20000,2)/40320 = 4960
+       repeats expected: x2 against the normal with its exact moments
+       (false alarm 1e-6 at this fixed seed). */
+    permutation_of_fair(8, 20000, 0x5eed0012ull, &r);
+    assert_true(r.applicable);
+    assert_non_null(strstr(r.note, "sparse"));
+    assert_close(r.df, 40319.0, 0);
+    assert_true(r.p_value >= 1e-6);
+    assert_true(r.detectable > 0);
+    sb_result_clear(&r);
+
+    /* n = 7, 2000 samples: 2000 > 5040/4 and C(2000,2)/5040 = 397 < 1000:
+       between the two approximations, so not applicable, saying why. */
+    permutation_of_fair(7, 2000, 0x5eed0013ull, &r);
+    assert_false(r.applicable);
+    assert_non_null(strstr(r.note, "use at least 3175 samples"));
+    sb_result_clear(&r);
+}
+
+/* Very few samples of many orders: one or two repeated pairs are common
+   and must not read as bias.  2000 fair runs of 100 decks of 8 cards
+   (0.12 repeats expected): with mid-p Poisson values about 0.6 runs are
+   expected below 1e-3; more than 10 has probability below 1e-5 for a
+   calibrated test (binomial tail), so that is the false-alarm rate.  The
+   normal tail used before for such runs failed about 1% of them. */
+static void test_permutation_few_samples_calibrated(void **state)
+{
+    (void)state;
+    unsigned low = 0;
+    for (uint64_t run = 0; run < 2000; run++) {
+        sb_result r;
+        permutation_of_fair(8, 100, 0x5eed1000ull + run, &r);
+        assert_true(r.applicable);
+        low += r.p_value < 1e-3;
+        sb_result_clear(&r);
+    }
+    assert_true(low <= 10);
 }
 
 /* ---- cycles and fixed points on Sattolo's algorithm ------------------- */
@@ -783,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_position_mean),
         cmocka_unit_test(test_permutation_dense_exact),
         cmocka_unit_test(test_permutation_sparse),
+        cmocka_unit_test(test_permutation_few_samples_calibrated),
         cmocka_unit_test(test_sattolo),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_sweep),

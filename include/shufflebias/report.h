@@ -27,6 +27,9 @@ typedef struct sb_run_info {
     uint64_t done;             /* samples counted (less when partial) */
     uint64_t seed;
     const char *rng;           /* randomness source name */
+    uint64_t rng_seed;         /* the seed the generator itself was given */
+    unsigned rng_seed_bits;    /* how many bits of seed it keeps (64 for the
+                                  fast generator, 32 for GSL's and weak ones) */
     int stream_version;
     int partial;               /* 1 when the run was interrupted */
     double suspect_alpha;      /* verdict thresholds on Holm-adjusted p */
