@@ -193,6 +193,120 @@ static const sb_shuffle_type real_keys = {
     .n_min = 2, .n_max = 2, .run = real_run, .exact_hint = "bits=8",
 };
 
+/* A fair deal of 4 cards into 2 hands of 2: Fisher-Yates, then the card at
+   position p goes to hand p mod 2.  C(4,2) = 6 deals, each 1/6. */
+static int deal_run(void *st, const sb_shuffle_args *a, sb_src *src,
+                    sb_card *out)
+{
+    (void)st;
+    sb_card deck[4] = { 0, 1, 2, 3 };
+    for (size_t i = a->n; i-- > 1;) {
+        size_t j = (size_t)sb_below(src, i + 1);
+        sb_card t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+    for (size_t p = 0; p < a->n; p++)
+        out[deck[p]] = (sb_card)(p % 2);
+    return SB_OK;
+}
+
+static const sb_shuffle_type deal = {
+    .name = "deal", .summary = "test", .source = "test",
+    .kind = SB_KIND_DEAL, .literature = SB_LIT_UNIFORM,
+    .n_min = 4, .n_max = 4, .run = deal_run,
+};
+
+/* A draw of 2 cards from 3 by the first two steps of a forward
+   Fisher-Yates: 3 x 2 ordered hands, each 1/6. */
+static size_t two(const sb_shuffle_args *a)
+{
+    (void)a;
+    return 2;
+}
+
+static int draw_run(void *st, const sb_shuffle_args *a, sb_src *src,
+                    sb_card *out)
+{
+    (void)st;
+    sb_card deck[3] = { 0, 1, 2 };
+    for (size_t i = 0; i < 2; i++) {
+        size_t j = i + (size_t)sb_below(src, a->n - i);
+        sb_card t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+        out[i] = deck[i];
+    }
+    return SB_OK;
+}
+
+static const sb_shuffle_type draw = {
+    .name = "draw", .summary = "test", .source = "test",
+    .kind = SB_KIND_DRAW, .literature = SB_LIT_UNIFORM,
+    .n_min = 3, .n_max = 3, .sample_len = two, .run = draw_run,
+};
+
+static void deals_and_draws(void **state)
+{
+    (void)state;
+    sb_exact_report rep;
+    char err[256];
+    assert_int_equal(walk(&deal, 4, NULL, 0, 0, &rep, err, sizeof err), SB_OK);
+    assert_string_equal(rep.possible, "6");   /* 4! / (2! 2!) */
+    assert_int_equal(rep.n_outcomes, 6);
+    assert_true(rep.uniform_exactly);
+    for (size_t i = 0; i < 6; i++)
+        assert_int_equal(rep.outcomes[i].paths, 4);   /* 24 orders / 6 */
+    assert_int_equal(rep.cols, 2);                    /* card x hand */
+    assert_string_equal(rep.matrix[0], "1/2");
+    json_t *j = sb_exact_json(&rep);
+    assert_int_equal(json_array_size(json_object_get(j, "deals")), 6);
+    assert_non_null(json_object_get(json_array_get(json_object_get(j, "deals"),
+                                                   0), "hands"));
+    json_decref(j);
+    sb_exact_report_release(&rep);
+
+    assert_int_equal(walk(&draw, 3, NULL, 0, 0, &rep, err, sizeof err), SB_OK);
+    assert_string_equal(rep.possible, "6");   /* 3! / 1! */
+    assert_true(rep.uniform_exactly);
+    assert_int_equal(rep.cols, 2);            /* card x position drawn */
+    assert_string_equal(rep.matrix[0], "1/3");
+    sb_exact_report_release(&rep);
+}
+
+static void stop_at_first_progress(void *ctx, uint64_t paths, uint64_t total)
+{
+    (void)paths;
+    (void)total;
+    *(volatile sig_atomic_t *)ctx = 1;
+}
+
+/* Interrupted after 2^20 of the 8-card naive swap's 8^8 paths: the
+   report is partial, and everything not walked is unexplored mass. */
+static void interrupted_walk_reports_the_rest_unexplored(void **state)
+{
+    (void)state;
+    volatile sig_atomic_t stop = 0;
+    sb_enum_config cfg = {
+        .alg = &sb_shuffle_naive_swap,
+        .args = { .n = 8 },
+        .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
+        .max_depth = SB_ENUM_MAX_DEPTH_DEFAULT,
+        .stop = &stop,
+        .progress = stop_at_first_progress,
+        .progress_ctx = (void *)&stop,
+    };
+    sb_exact_report rep;
+    char err[256];
+    assert_int_equal(sb_enumerate(&cfg, &rep, err, sizeof err), SB_OK);
+    assert_true(rep.partial);
+    assert_int_equal(rep.paths, 1u << 20);
+    /* 2^20 of 2^24 equally likely paths walked: 15/16 left. */
+    assert_string_equal(rep.unexplored, "15/16");
+    assert_false(rep.uniform_exactly);
+    sb_exact_report_release(&rep);
+}
+
 static void unbounded_draws_report_unexplored_mass(void **state)
 {
     (void)state;
@@ -304,6 +418,8 @@ int main(void)
         cmocka_unit_test(sattolo_exactly_the_cycles),
         cmocka_unit_test(stable_one_bit_keys_keep_identity_half_the_time),
         cmocka_unit_test(fisher_yates_mod_weights),
+        cmocka_unit_test(deals_and_draws),
+        cmocka_unit_test(interrupted_walk_reports_the_rest_unexplored),
         cmocka_unit_test(unbounded_draws_report_unexplored_mass),
         cmocka_unit_test(unit_draws_are_refused_with_the_hint),
         cmocka_unit_test(path_budget),
