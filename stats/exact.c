@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "shufflebias/status.h"
+#include "stats/nulls.h"
 
 #define MATRIX_N_MAX 16       /* the exact matrix is written up to this n */
 #define NEVER_LIST_MAX 720    /* never-reached orders listed up to 6! */
@@ -315,45 +316,27 @@ static int by_probability(size_t x, size_t y, const void *ctx)
     return mpq_cmp(c->p[x], c->p[y]);
 }
 
-/* Permutations of n never reached: walk every order lexicographically
-   beside the sorted reached ones. */
+/* Permutations of n never reached: every order by lexicographic rank,
+   beside the reached ones sorted the same way. */
 static int list_never(const sb_exact_acc *a, const size_t *order,
                       sb_exact_report *rep)
 {
     const size_t n = a->shape.n;
-    size_t k = 1;
-    for (size_t i = 2; i <= n; i++)
-        k *= i;
-    rep->never = malloc((k - a->count) * n * sizeof *rep->never + 1);
+    const uint64_t k = sb_null_factorial(n);
+    /* One spare slot: each order is unranked into the next free slot
+       before it is known whether it was reached. */
+    rep->never = malloc((k - a->count + 1) * n * sizeof *rep->never);
     if (!rep->never)
         return SB_ENOMEM;
-    sb_card perm[6];
-    for (size_t i = 0; i < n; i++)
-        perm[i] = (sb_card)i;
     size_t next = 0;
-    for (;;) {
+    for (uint64_t r = 0; r < k; r++) {
+        sb_card *perm = rep->never + rep->n_never * n;
+        sb_null_perm_unrank(r, n, perm);
         if (next < a->count
             && memcmp(a->samples + order[next] * n, perm, n * sizeof *perm) == 0)
             next++;
         else
-            memcpy(rep->never + rep->n_never++ * n, perm, n * sizeof *perm);
-        /* next permutation in lexicographic order */
-        size_t i = n - 1;
-        while (i > 0 && perm[i - 1] >= perm[i])
-            i--;
-        if (i == 0)
-            break;
-        size_t j = n - 1;
-        while (perm[j] <= perm[i - 1])
-            j--;
-        sb_card t = perm[i - 1];
-        perm[i - 1] = perm[j];
-        perm[j] = t;
-        for (size_t l = i, r = n - 1; l < r; l++, r--) {
-            t = perm[l];
-            perm[l] = perm[r];
-            perm[r] = t;
-        }
+            rep->n_never++;
     }
     return SB_OK;
 }
