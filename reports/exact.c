@@ -179,10 +179,10 @@ int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
                 rep->partial ? " (interrupted)" : "");
     print_matrix(f, rep);
 
-    if (rep->uniform_exactly)
+    if (rep->verdict == SB_EXACT_UNIFORM)
         fprintf(f, "\nverdict: EXACTLY UNIFORM - every one of the %s %s has "
                 "probability %s\n", rep->possible, noun, rep->uniform);
-    else if (rep->tv_d > 0 || rep->unexplored_d == 0)
+    else if (rep->verdict == SB_EXACT_BIASED)
         fprintf(f, "\nverdict: NOT UNIFORM - total-variation distance %s "
                 "(%.4g) from uniform\n", rep->tv, rep->tv_d);
     else
@@ -252,7 +252,7 @@ json_t *sb_exact_json(const sb_exact_report *rep)
     json_object_set_new(root, "unexplored_mass", json_string(rep->unexplored));
     json_object_set_new(root, "max_ratio", json_real(rep->max_ratio));
     json_object_set_new(root, "min_ratio", json_real(rep->min_ratio));
-    json_object_set_new(root, "uniform", json_boolean(rep->uniform_exactly));
+    json_object_set_new(root, "uniform", json_boolean(rep->verdict == SB_EXACT_UNIFORM));
     json_object_set_new(root, "partial", json_boolean(rep->partial));
     if (rep->matrix) {
         json_t *m = json_array();
@@ -307,7 +307,7 @@ static void markdown_section(FILE *f, const sb_exact_report *rep,
             rep->tv, rep->tv_d);
     if (rep->unexplored_d > 0)
         fprintf(f, " Exact up to an unexplored mass of %s.", rep->unexplored);
-    fprintf(f, " %s\n", rep->uniform_exactly ? "Exactly uniform."
+    fprintf(f, " %s\n", rep->verdict == SB_EXACT_UNIFORM ? "Exactly uniform."
                                               : "Not uniform.");
     if (rep->matrix) {
         fprintf(f, "\nExact %s matrix (row: card):\n\n| |",

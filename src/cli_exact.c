@@ -120,10 +120,11 @@ static int exit_code(const sb_exact_report *rep)
 {
     if (rep->partial)
         return SB_EXIT_INTERRUPTED;
-    if (rep->uniform_exactly)
-        return SB_EXIT_PASS;
-    if (rep->tv_d > 0 || rep->unexplored_d == 0)
-        return SB_EXIT_FAIL;
+    switch (rep->verdict) {
+    case SB_EXACT_UNIFORM: return SB_EXIT_PASS;
+    case SB_EXACT_BIASED: return SB_EXIT_FAIL;
+    case SB_EXACT_INCONCLUSIVE: break;
+    }
     return SB_EXIT_SUSPECT;
 }
 

@@ -508,7 +508,11 @@ int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep)
     }
     rep->tv = fraction_str(tv);
     rep->tv_d = mpq_get_d(tv);
-    rep->uniform_exactly = all_uniform && mpq_sgn(a->cut) == 0;
+    /* Mass above 1/K on a reached outcome proves bias whatever was left
+       unexplored; otherwise only a complete walk decides. */
+    rep->verdict = all_uniform && mpq_sgn(a->cut) == 0 ? SB_EXACT_UNIFORM
+                 : mpq_sgn(tv) > 0 || mpq_sgn(a->cut) == 0 ? SB_EXACT_BIASED
+                 : SB_EXACT_INCONCLUSIVE;
     rep->equal_weights = a->equal_weights && a->added > 0;
     if (rep->equal_weights) {
         mpq_set_num(d, a->first_num);

@@ -37,7 +37,7 @@ void sb_exact_acc_rest_unexplored(sb_exact_acc *a);
 
 /* Fill the outcome part of 'rep' (kind, n, len, hands, paths counts are the
    caller's): outcomes, levels, never-reached ones, tv, unexplored, matrix,
-   uniform_exactly.  SB_OK, SB_ENOMEM, or SB_ERANGE when the probabilities
+   verdict.  SB_OK, SB_ENOMEM, or SB_ERANGE when the probabilities
    do not add up to 1 (a walk that lost or counted a path twice). */
 int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep);
 

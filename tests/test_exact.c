@@ -56,7 +56,7 @@ static void naive_swap_4_5_5_5_4_4(void **state)
     assert_int_equal(rep.outcomes[0].sample[0], 0);
     /* TV = 3 * (5/27 - 1/6) = 3 * 1/54 = 1/18. */
     assert_string_equal(rep.tv, "1/18");
-    assert_false(rep.uniform_exactly);
+    assert_int_equal(rep.verdict, SB_EXACT_BIASED);
     assert_string_equal(rep.unexplored, "0/1");
     /* Card A at position 0 in ABC and ACB: 4/27 + 5/27 = 1/3; card B at
        position 0 in BAC and BCA: 10/27. */
@@ -76,7 +76,7 @@ static void fisher_yates_exactly_uniform(void **state)
         char err[256];
         assert_int_equal(walk(&sb_shuffle_fisher_yates, n, NULL, 0, 0, &rep,
                               err, sizeof err), SB_OK);
-        assert_true(rep.uniform_exactly);
+        assert_int_equal(rep.verdict, SB_EXACT_UNIFORM);
         assert_string_equal(rep.uniform, uniform[n]);
         assert_string_equal(rep.tv, "0/1");
         for (size_t i = 0; i < rep.n_outcomes; i++)
@@ -111,7 +111,7 @@ static void sattolo_exactly_the_cycles(void **state)
             assert_int_equal(cycle_len(rep.outcomes[i].sample), n);
             assert_string_equal(rep.outcomes[i].fraction, each[n]);
         }
-        assert_false(rep.uniform_exactly);
+        assert_int_equal(rep.verdict, SB_EXACT_BIASED);
         sb_exact_report_release(&rep);
     }
 }
@@ -175,6 +175,31 @@ static const sb_shuffle_type coin = {
     .name = "coin", .summary = "test", .source = "test",
     .kind = SB_KIND_PERMUTATION, .literature = SB_LIT_BIASED,
     .n_min = 2, .n_max = 2, .run = coin_run,
+};
+
+/* A fair 2-card shuffle by rejection: draw two bits until they differ,
+   01 keeps the order and 10 swaps it (von Neumann's trick).  Exactly
+   uniform, but its paths have no bound: cut at depth 10, each order holds
+   (1 - 2^-5)/2 = 31/64, and the walk cannot say more than that. */
+static int rejection_run(void *st, const sb_shuffle_args *a, sb_src *src,
+                         sb_card *out)
+{
+    (void)st;
+    (void)a;
+    uint64_t x, y;
+    do {
+        x = sb_bits(src, 1);
+        y = sb_bits(src, 1);
+    } while (x == y);
+    out[0] = (sb_card)x;
+    out[1] = (sb_card)y;
+    return SB_OK;
+}
+
+static const sb_shuffle_type rejection = {
+    .name = "rejection", .summary = "test", .source = "test",
+    .kind = SB_KIND_PERMUTATION, .literature = SB_LIT_UNIFORM,
+    .n_min = 2, .n_max = 2, .run = rejection_run,
 };
 
 static int real_run(void *st, const sb_shuffle_args *a, sb_src *src,
@@ -254,7 +279,7 @@ static void deals_and_draws(void **state)
     assert_int_equal(walk(&deal, 4, NULL, 0, 0, &rep, err, sizeof err), SB_OK);
     assert_string_equal(rep.possible, "6");   /* 4! / (2! 2!) */
     assert_int_equal(rep.n_outcomes, 6);
-    assert_true(rep.uniform_exactly);
+    assert_int_equal(rep.verdict, SB_EXACT_UNIFORM);
     for (size_t i = 0; i < 6; i++)
         assert_int_equal(rep.outcomes[i].paths, 4);   /* 24 orders / 6 */
     assert_int_equal(rep.cols, 2);                    /* card x hand */
@@ -268,7 +293,7 @@ static void deals_and_draws(void **state)
 
     assert_int_equal(walk(&draw, 3, NULL, 0, 0, &rep, err, sizeof err), SB_OK);
     assert_string_equal(rep.possible, "6");   /* 3! / 1! */
-    assert_true(rep.uniform_exactly);
+    assert_int_equal(rep.verdict, SB_EXACT_UNIFORM);
     assert_int_equal(rep.cols, 2);            /* card x position drawn */
     assert_string_equal(rep.matrix[0], "1/3");
     sb_exact_report_release(&rep);
@@ -303,7 +328,9 @@ static void interrupted_walk_reports_the_rest_unexplored(void **state)
     assert_int_equal(rep.paths, 1u << 20);
     /* 2^20 of 2^24 equally likely paths walked: 15/16 left. */
     assert_string_equal(rep.unexplored, "15/16");
-    assert_false(rep.uniform_exactly);
+    /* A sixteenth of the mass puts no order above 1/8! yet: the walked
+       part proves nothing either way. */
+    assert_int_equal(rep.verdict, SB_EXACT_INCONCLUSIVE);
     sb_exact_report_release(&rep);
 }
 
@@ -323,7 +350,22 @@ static void unbounded_draws_report_unexplored_mass(void **state)
        1, 3, ..., 9: 1/2 + 1/8 + 1/32 + 1/128 + 1/512 = 341/512. */
     assert_string_equal(rep.outcomes[0].fraction, "341/1024");
     assert_string_equal(rep.outcomes[1].fraction, "341/512");
-    assert_false(rep.uniform_exactly);
+    assert_int_equal(rep.verdict, SB_EXACT_BIASED);
+    sb_exact_report_release(&rep);
+}
+
+static void fair_but_unbounded_is_inconclusive(void **state)
+{
+    (void)state;
+    sb_exact_report rep;
+    char err[256];
+    assert_int_equal(walk(&rejection, 2, NULL, 0, 10, &rep, err, sizeof err),
+                     SB_OK);
+    assert_string_equal(rep.outcomes[0].fraction, "31/64");
+    assert_string_equal(rep.outcomes[1].fraction, "31/64");
+    assert_string_equal(rep.unexplored, "1/32");
+    assert_string_equal(rep.tv, "0/1");
+    assert_int_equal(rep.verdict, SB_EXACT_INCONCLUSIVE);
     sb_exact_report_release(&rep);
 }
 
@@ -421,6 +463,7 @@ int main(void)
         cmocka_unit_test(deals_and_draws),
         cmocka_unit_test(interrupted_walk_reports_the_rest_unexplored),
         cmocka_unit_test(unbounded_draws_report_unexplored_mass),
+        cmocka_unit_test(fair_but_unbounded_is_inconclusive),
         cmocka_unit_test(unit_draws_are_refused_with_the_hint),
         cmocka_unit_test(path_budget),
         cmocka_unit_test(json_keys_and_reduced_fractions),

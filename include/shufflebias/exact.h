@@ -31,6 +31,16 @@ typedef struct sb_exact_level {
     uint64_t outcomes;     /* how many outcomes have it */
 } sb_exact_level;
 
+/* What the walk proves. */
+typedef enum sb_exact_verdict {
+    SB_EXACT_UNIFORM = 0,      /* every possible outcome at exactly 1/K,
+                                  nothing unexplored */
+    SB_EXACT_BIASED = 1,       /* proven: some outcome above 1/K, or the
+                                  walk is complete and not uniform */
+    SB_EXACT_INCONCLUSIVE = 3  /* no bias in the mass walked, but some mass
+                                  was not explored */
+} sb_exact_verdict;
+
 typedef struct sb_exact_report {
     const char *algorithm;
     char params[256];          /* "name=value,..." or "" */
@@ -63,8 +73,7 @@ typedef struct sb_exact_report {
     double unexplored_d;
     double max_ratio, min_ratio; /* over all possible outcomes (min 0 when
                                     one is never reached) */
-    int uniform_exactly;       /* 1: every possible outcome at exactly
-                                  1/possible, nothing unexplored */
+    sb_exact_verdict verdict;
     size_t rows, cols;         /* the exact matrix: card x position (or
                                   card x hand for a deal) */
     char **matrix;             /* rows * cols fractions "p/q" (owned) */
