@@ -25,6 +25,12 @@ const sb_shuffle_type *sb_shuffle_find(const char *name)
     return NULL;
 }
 
+size_t sb_shuffle_sample_len(const sb_shuffle_type *t,
+                             const sb_shuffle_args *a)
+{
+    return t->sample_len ? t->sample_len(a) : a->n;
+}
+
 void sb_shuffle_defaults(const sb_shuffle_type *t, sb_shuffle_args *a)
 {
     for (size_t i = 0; i < t->n_params; i++)

@@ -22,6 +22,10 @@ extern const sb_shuffle_type *const sb_shuffle_types[];
 /* The algorithm called 'name', or NULL. */
 const sb_shuffle_type *sb_shuffle_find(const char *name);
 
+/* Values 't' writes per sample at 'a': its sample_len, or n. */
+size_t sb_shuffle_sample_len(const sb_shuffle_type *t,
+                             const sb_shuffle_args *a);
+
 /* Set a->param[] to the defaults of 't'. */
 void sb_shuffle_defaults(const sb_shuffle_type *t, sb_shuffle_args *a);
 

@@ -339,7 +339,7 @@ int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
     const sb_shape shape = {
         .kind = t->kind,
         .n = cfg->args.n,
-        .len = t->sample_len ? t->sample_len(&cfg->args) : cfg->args.n,
+        .len = sb_shuffle_sample_len(t, &cfg->args),
     };
     const sb_stat_type *stats[RUN_STATS_MAX];
     if (sb_cli_stats(tests, &shape, stats, RUN_STATS_MAX, &cfg->n_stats) != 0)

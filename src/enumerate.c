@@ -214,7 +214,7 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
     const sb_shape shape = {
         .kind = t->kind,
         .n = cfg->args.n,
-        .len = t->sample_len ? t->sample_len(&cfg->args) : cfg->args.n,
+        .len = sb_shuffle_sample_len(t, &cfg->args),
     };
     describe(cfg, rep, &shape);
 

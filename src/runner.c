@@ -129,7 +129,7 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
     const sb_shape shape = {
         .kind = cfg->alg->kind,
         .n = n,
-        .len = cfg->alg->sample_len ? cfg->alg->sample_len(&cfg->args) : n,
+        .len = sb_shuffle_sample_len(cfg->alg, &cfg->args),
         .hands = 0,
     };
     run_state s = { 0 };
