@@ -360,6 +360,18 @@ int sb_gof_table_alloc(sb_table *t, size_t rows, size_t cols, int ranges)
     return SB_OK;
 }
 
+/* What every X^2 result holds beside its p-value: the effect is the
+   chi-square distance per sample beyond the null mean, the detectable
+   effect lambda* per sample. */
+static void fill_chisq_fields(sb_result *res, double x2, double df,
+                              uint64_t samples, double lambda)
+{
+    res->statistic = x2;
+    res->df = df;
+    res->effect = fmax(0.0, (x2 - df) / (double)samples);
+    res->detectable = lambda / (double)samples;
+}
+
 int sb_gof_chisq_result(sb_result *res, double x2, double df,
                         uint64_t samples, double fail_alpha)
 {
@@ -372,10 +384,7 @@ int sb_gof_chisq_result(sb_result *res, double x2, double df,
     st = sb_gof_detectable_chisq(df, fail_alpha, SB_GOF_POWER, &lambda);
     if (st != SB_OK)
         return st;
-    res->statistic = x2;
-    res->df = df;
-    res->effect = fmax(0.0, (x2 - df) / (double)samples);
-    res->detectable = lambda / (double)samples;
+    fill_chisq_fields(res, x2, df, samples, lambda);
     return SB_OK;
 }
 
@@ -394,10 +403,7 @@ int sb_gof_sparse_result(sb_result *res, double x2, double df,
                                   &lambda);
     if (st != SB_OK)
         return st;
-    res->statistic = x2;
-    res->df = df;
-    res->effect = fmax(0.0, (x2 - df) / (double)samples);
-    res->detectable = lambda / (double)samples;
+    fill_chisq_fields(res, x2, df, samples, lambda);
     return SB_OK;
 }
 
