@@ -31,6 +31,41 @@ size_t sb_shuffle_sample_len(const sb_shuffle_type *t,
     return t->sample_len ? t->sample_len(a) : a->n;
 }
 
+void sb_shuffle_shape(const sb_shuffle_type *t, const sb_shuffle_args *a,
+                      sb_shape *out)
+{
+    *out = (sb_shape){
+        .kind = t->kind,
+        .n = a->n,
+        .len = sb_shuffle_sample_len(t, a),
+        .hands = t->kind == SB_KIND_DEAL && t->hands ? t->hands(a) : 0,
+    };
+}
+
+int sb_shuffle_check(const sb_shuffle_type *t, const sb_shuffle_args *a,
+                     char *why, size_t len)
+{
+    if (a->n < t->n_min || a->n > t->n_max) {
+        snprintf(why, len, "'%s' takes %zu to %zu cards, not %zu", t->name,
+                 t->n_min, t->n_max, a->n);
+        return SB_EINVAL;
+    }
+    if (t->check && t->check(a, why, len) != SB_OK)
+        return SB_EINVAL;
+    if (len)
+        why[0] = '\0';
+    return SB_OK;
+}
+
+int sb_shuffle_fitted(const sb_shuffle_type *t, sb_shuffle_args *a,
+                      char *why, size_t len)
+{
+    sb_shuffle_defaults(t, a);
+    if (t->fit && sb_shuffle_check(t, a, why, len) != SB_OK)
+        t->fit(a);
+    return sb_shuffle_check(t, a, why, len);
+}
+
 void sb_shuffle_defaults(const sb_shuffle_type *t, sb_shuffle_args *a)
 {
     for (size_t i = 0; i < t->n_params; i++)

@@ -9,6 +9,7 @@
 #define SB_ALGORITHMS_REGISTRY_H
 
 #include "shufflebias/shuffle.h"
+#include "shufflebias/stat.h"
 
 extern const sb_shuffle_type sb_shuffle_fisher_yates;
 extern const sb_shuffle_type sb_shuffle_naive_swap;
@@ -25,6 +26,23 @@ const sb_shuffle_type *sb_shuffle_find(const char *name);
 /* Values 't' writes per sample at 'a': its sample_len, or n. */
 size_t sb_shuffle_sample_len(const sb_shuffle_type *t,
                              const sb_shuffle_args *a);
+
+/* The shape of the samples 't' writes at 'a' (kind, n, values per
+   sample, hands of a deal). */
+void sb_shuffle_shape(const sb_shuffle_type *t, const sb_shuffle_args *a,
+                      sb_shape *out);
+
+/* Whether 't' can run at 'a': n within its limits and the combination of
+   n and parameters accepted by its check.  SB_OK, or SB_EINVAL with a
+   one-line reason naming the algorithm in 'why'. */
+int sb_shuffle_check(const sb_shuffle_type *t, const sb_shuffle_args *a,
+                     char *why, size_t len);
+
+/* The defaults of 't' at a->n, moved by its fit when they do not suit n
+   (what 'exact --all' and 'audit' run).  SB_OK, or SB_EINVAL with the
+   reason when nothing suits n. */
+int sb_shuffle_fitted(const sb_shuffle_type *t, sb_shuffle_args *a,
+                      char *why, size_t len);
 
 /* Set a->param[] to the defaults of 't'. */
 void sb_shuffle_defaults(const sb_shuffle_type *t, sb_shuffle_args *a);

@@ -10,6 +10,7 @@
 #include "reports/render.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,15 @@ json_t *sb_report_json(const sb_report *rep)
     json_object_set_new(root, "verdict",
                         json_string(sb_verdict_str(rep->verdict)));
     json_object_set_new(root, "partial", json_boolean(run->partial));
+    if (run->tally_name && run->tally.samples) {
+        /* What the algorithm itself counted, e.g. riffle passes used. */
+        const sb_tally *t = &run->tally;
+        json_object_set_new(root, "tally", json_pack(
+            "{s:s, s:I, s:I, s:I, s:I, s:f, s:f}", "name", run->tally_name,
+            "samples", (json_int_t)t->samples, "sum", (json_int_t)t->sum,
+            "sum_sq", (json_int_t)t->sum_sq, "max", (json_int_t)t->max,
+            "mean", sb_tally_mean(t), "sd", sqrt(sb_tally_var(t))));
+    }
     json_t *th = json_object();
     json_object_set_new(th, "suspect", json_real(run->suspect_alpha));
     json_object_set_new(th, "fail", json_real(run->fail_alpha));

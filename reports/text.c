@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "shufflebias/status.h"
@@ -94,6 +95,11 @@ int sb_render_text(FILE *f, const sb_report *rep)
     else
         fprintf(f, "  rng        %s (stream version %d)\n", run->rng,
                 run->stream_version);
+    if (run->tally_name && run->tally.samples)
+        fprintf(f, "  %-10s %.4f per sample (sd %.3g, at most %" PRIu64
+                "; the algorithm's own count)\n", run->tally_name,
+                sb_tally_mean(&run->tally), sqrt(sb_tally_var(&run->tally)),
+                run->tally.max);
     fprintf(f, "  thresholds suspect below %g, fail below %g (Holm-adjusted)\n",
             run->suspect_alpha, run->fail_alpha);
     fprintf(f, "  time       %.2f s (%.3g samples/s)\n", run->seconds,

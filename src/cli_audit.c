@@ -91,7 +91,8 @@ static int parse(int argc, char **argv, audit_options *o)
     return 0;
 }
 
-/* Run one algorithm into 'rep'; prints errors. */
+/* Run one algorithm into 'rep': 0, 1 when it does not apply at this n
+   (skipped, said on stderr), -1 after printing an error. */
 static int audit_one(const sb_cli *cli, const audit_options *o,
                      const sb_shuffle_type *t, sb_report *rep)
 {
@@ -103,8 +104,13 @@ static int audit_one(const sb_cli *cli, const audit_options *o,
         .rng = o->rng,
         .stop = cli->stop,
     };
-    sb_shuffle_defaults(t, &cfg.args);
-    return sb_cli_run(&cfg, NULL, o->quiet, rep);
+    char why[256];
+    if (sb_shuffle_fitted(t, &cfg.args, why, sizeof why) != SB_OK) {
+        if (!o->quiet)
+            fprintf(stderr, "shufflebias: skipping %s\n", why);
+        return 1;
+    }
+    return sb_cli_run(&cfg, NULL, o->quiet, rep) == 0 ? 0 : -1;
 }
 
 static int write_file(const char *path, const sb_report *reps, size_t m,
@@ -140,15 +146,10 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
     size_t m = 0;
     int code = SB_EXIT_PASS;
     for (size_t i = 0; i < total && code == SB_EXIT_PASS; i++) {
-        const sb_shuffle_type *t = sb_shuffle_types[i];
-        if (o.n < t->n_min || o.n > t->n_max) {
-            if (!o.quiet)
-                fprintf(stderr, "shufflebias: skipping '%s': n = %" PRIu64
-                        " is outside %zu..%zu\n", t->name, o.n, t->n_min,
-                        t->n_max);
+        int rc = audit_one(cli, &o, sb_shuffle_types[i], &reps[m]);
+        if (rc > 0)
             continue;
-        }
-        if (audit_one(cli, &o, t, &reps[m]) != 0) {
+        if (rc < 0) {
             code = SB_EXIT_USAGE;
             break;
         }

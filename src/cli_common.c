@@ -336,11 +336,13 @@ int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
                sb_report *rep)
 {
     const sb_shuffle_type *t = cfg->alg;
-    const sb_shape shape = {
-        .kind = t->kind,
-        .n = cfg->args.n,
-        .len = sb_shuffle_sample_len(t, &cfg->args),
-    };
+    char why[256];
+    if (sb_shuffle_check(t, &cfg->args, why, sizeof why) != SB_OK) {
+        sb_cli_error("%s", why);
+        return -1;
+    }
+    sb_shape shape;
+    sb_shuffle_shape(t, &cfg->args, &shape);
     const sb_stat_type *stats[RUN_STATS_MAX];
     if (sb_cli_stats(tests, &shape, stats, RUN_STATS_MAX, &cfg->n_stats) != 0)
         return -1;

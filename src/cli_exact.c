@@ -30,7 +30,8 @@ static const char usage[] =
     "  --max-paths P     path budget (default 2e8); refused before starting\n"
     "                    when the tree is known to be larger\n"
     "  --max-depth D     draws per path before the path is cut and its mass\n"
-    "                    reported as unexplored (default 4096)\n"
+    "                    reported as unexplored (default 4096; an algorithm\n"
+    "                    that stops by a rule has its own, e.g. 10 passes)\n"
     "  --json FILE|-     also write the table as JSON ('-': stdout, no table)\n"
     "  --all             every built-in algorithm in turn (with the parameter\n"
     "                    that makes it enumerable where its defaults are not)\n"
@@ -67,7 +68,7 @@ static int parse(int argc, char **argv, exact_options *o)
         { NULL, 0, NULL, 0 }
     };
     *o = (exact_options){ .n = 3, .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
-                          .max_depth = SB_ENUM_MAX_DEPTH_DEFAULT };
+                          .max_depth = 0 };
     optind = 1;
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
@@ -140,8 +141,6 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
     int code = reps && bias ? SB_EXIT_PASS : SB_EXIT_USAGE;
     for (size_t i = 0; i < total && code == SB_EXIT_PASS; i++) {
         const sb_shuffle_type *t = sb_shuffle_types[i];
-        if (o->n < t->n_min || o->n > t->n_max || t->exact_refusal)
-            continue;
         sb_enum_config cfg = {
             .alg = t,
             .args = { .n = (size_t)o->n },
@@ -149,8 +148,10 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
             .max_depth = (size_t)o->max_depth,
             .stop = cli->stop,
         };
-        sb_shuffle_defaults(t, &cfg.args);
         char err[512];
+        if (t->exact_refusal
+            || sb_shuffle_fitted(t, &cfg.args, err, sizeof err) != SB_OK)
+            continue;
         int rc = sb_enumerate(&cfg, &reps[m], err, sizeof err);
         if ((rc == SB_ERANGE || rc == SB_ENOTSUP) && t->exact_hint) {
             sb_shuffle_set_param(t, &cfg.args, t->exact_hint);

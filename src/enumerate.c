@@ -115,7 +115,8 @@ static double e_unit(sb_src *src)
     longjmp(w->abandon, 1);
 }
 
-static const sb_src_ops enum_ops = { e_below, e_bits, e_weighted, e_unit };
+static const sb_src_ops enum_ops = { e_below, e_bits, e_weighted, e_unit,
+                                     NULL };
 
 /* Move to the next path; 0 when all are walked. */
 static int advance(walk *k)
@@ -187,6 +188,8 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
 {
     memset(rep, 0, sizeof *rep);
     const sb_shuffle_type *t = cfg->alg;
+    if (sb_shuffle_check(t, &cfg->args, err, len) != SB_OK)
+        return SB_EINVAL;
     if (t->exact_refusal) {
         snprintf(err, len, "'%s' cannot be enumerated: %s", t->name,
                  t->exact_refusal);
@@ -211,18 +214,18 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
             return SB_ERANGE;
         }
     }
-    const sb_shape shape = {
-        .kind = t->kind,
-        .n = cfg->args.n,
-        .len = sb_shuffle_sample_len(t, &cfg->args),
-    };
+    sb_shape shape;
+    sb_shuffle_shape(t, &cfg->args, &shape);
     describe(cfg, rep, &shape);
 
     walk *k = calloc(1, sizeof *k);
     sb_exact_acc *acc = NULL;
     void *state = NULL;
     sb_card *out = malloc(shape.len * sizeof *out);
-    int rc = k ? walk_init(k, cfg->max_depth) : SB_ENOMEM;
+    const size_t depth = cfg->max_depth ? cfg->max_depth
+                       : t->exact_depth ? t->exact_depth
+                       : SB_ENUM_MAX_DEPTH_DEFAULT;
+    int rc = k ? walk_init(k, depth) : SB_ENOMEM;
     if (rc == SB_OK)
         rc = sb_exact_acc_new(&acc, &shape);
     if (rc == SB_OK && t->init)

@@ -26,7 +26,9 @@ typedef struct sb_enum_config {
     const sb_shuffle_type *alg;
     sb_shuffle_args args;
     uint64_t max_paths;       /* path budget */
-    size_t max_depth;         /* draws per path before it is cut */
+    size_t max_depth;         /* draws per path before it is cut; 0 for
+                                 the algorithm's exact_depth, or else
+                                 SB_ENUM_MAX_DEPTH_DEFAULT */
     volatile sig_atomic_t *stop;   /* may be NULL */
     /* Called every 2^20 paths; may be NULL. */
     void (*progress)(void *ctx, uint64_t paths, uint64_t total);
@@ -35,7 +37,8 @@ typedef struct sb_enum_config {
 
 /* Walk every path of cfg->alg and fill 'rep' (release it with
    sb_exact_report_release).  On error returns a status and a one-line
-   reason in 'err': SB_ENOTSUP (the algorithm cannot be enumerated: a
+   reason in 'err': SB_EINVAL (n or the parameters do not suit the
+   algorithm), SB_ENOTSUP (the algorithm cannot be enumerated: a
    unit() draw, a draw of 64 bits, a refusal), SB_ERANGE (over the path
    budget, before starting when the tree size is known), SB_EINVAL (the
    algorithm made different draws on the same path), SB_ENOMEM.  An

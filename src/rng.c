@@ -16,6 +16,12 @@
  *               seeded with 1, its first outputs are 41, 18467, 6334.
  *   lcg32       a full-period 32-bit LCG, state = state * 1664525 +
  *               1013904223 (Numerical Recipes), all 32 state bits output.
+ *   reseed32:NAME  the generator NAME re-seeded before every sample with a
+ *               fresh 32-bit seed (drawn from the fast generator's stream
+ *               of the chunk): the common "seed from the clock for each
+ *               deal" pattern.  However good NAME is, at most 2^32 distinct
+ *               samples can ever appear, and the same seed gives the same
+ *               deck, which the collisions test sees.
  *
  * Every backend but the fast one draws through the generic word-based
  * functions below: bits from the high end of each word (an LCG's low bits
@@ -120,7 +126,7 @@ static double words_unit(sb_src *src)
 }
 
 static const sb_src_ops words_ops = {
-    words_below, words_bits, words_weighted, words_unit
+    words_below, words_bits, words_weighted, words_unit, NULL
 };
 
 void sb_src_from_words(sb_src *src, sb_word_source *ws)
@@ -132,7 +138,12 @@ void sb_src_from_words(sb_src *src, sb_word_source *ws)
 
 /* ---- the sequential backends ------------------------------------------- */
 
-typedef enum { BACKEND_FAST, BACKEND_GSL, BACKEND_RAND15, BACKEND_LCG32 } backend;
+typedef enum {
+    BACKEND_FAST, BACKEND_GSL, BACKEND_RAND15, BACKEND_LCG32, BACKEND_RESEED32
+} backend;
+
+#define RESEED_PREFIX "reseed32:"
+
 
 struct sb_rng {
     backend which;
@@ -147,6 +158,9 @@ struct sb_rng {
     uint32_t lcg;           /* rand15 and lcg32 state */
     uint64_t seed_used;     /* what the generator itself was seeded with */
     unsigned seed_bits;     /* how many bits of it it keeps */
+    sb_rng *inner;          /* BACKEND_RESEED32: the generator re-seeded */
+    sb_src seeder;          /* BACKEND_RESEED32: where the seeds come from */
+    sb_src inner_src;       /* BACKEND_RESEED32: the inner generator's draws */
 };
 
 #define RNG_OF(ws) ((sb_rng *)((char *)(ws) - offsetof(sb_rng, ws)))
@@ -180,6 +194,77 @@ static uint64_t lcg32_word(sb_word_source *ws)
     return r->lcg;
 }
 
+/* ---- reseed32:NAME ------------------------------------------------------ */
+
+/* Re-seed the inner generator with 32 fresh bits, as a program calling
+   srand(time-ish value) before every deal would. */
+static void reseed_begin(sb_src *src)
+{
+    sb_rng *r = src->impl, *in = r->inner;
+    const uint32_t s32 = (uint32_t)sb_inline_bits(&r->seeder, 32);
+    switch (in->which) {
+    case BACKEND_FAST:
+        sb_src_fast(&r->inner_src, s32, 0);
+        return;
+    case BACKEND_GSL:
+        gsl_rng_set(in->gsl, s32);
+        break;
+    case BACKEND_RAND15:
+    case BACKEND_LCG32:
+        in->lcg = s32;
+        break;
+    case BACKEND_RESEED32:
+        break;          /* refused when opened */
+    }
+    sb_src_from_words(&r->inner_src, &in->ws);
+}
+
+/* The draws go to the inner generator; its errors become the source's. */
+#define INNER(src) (&((sb_rng *)(src)->impl)->inner_src)
+#define PASS_ERROR(src) ((src)->error = INNER(src)->error)
+
+static uint64_t reseed_below(sb_src *src, uint64_t n)
+{
+    uint64_t x = sb_inline_below(INNER(src), n);
+    PASS_ERROR(src);
+    return x;
+}
+
+static uint64_t reseed_bits(sb_src *src, unsigned k)
+{
+    uint64_t x = sb_inline_bits(INNER(src), k);
+    PASS_ERROR(src);
+    return x;
+}
+
+static size_t reseed_weighted(sb_src *src, const uint64_t *w, size_t m)
+{
+    size_t x = sb_inline_weighted(INNER(src), w, m);
+    PASS_ERROR(src);
+    return x;
+}
+
+static double reseed_unit(sb_src *src)
+{
+    double x = sb_inline_unit(INNER(src));
+    PASS_ERROR(src);
+    return x;
+}
+
+static const sb_src_ops reseed_ops = {
+    reseed_below, reseed_bits, reseed_weighted, reseed_unit, reseed_begin
+};
+
+void *sb_src_gsl_rng(sb_src *src)
+{
+    if (src->ops == &reseed_ops)
+        return sb_src_gsl_rng(INNER(src));
+    if (src->ops != &words_ops)
+        return NULL;
+    sb_word_source *ws = src->impl;
+    return ws->next == gsl_word ? RNG_OF(ws)->gsl : NULL;
+}
+
 const sb_rng_info sb_rng_builtin[] = {
     { SB_RNG_DEFAULT, "xoshiro256** (Blackman and Vigna 2018), 256-bit state, "
                       "chunk i computed directly from (seed, i); the default" },
@@ -187,6 +272,9 @@ const sb_rng_info sb_rng_builtin[] = {
                 "x*214013+2531011, output bits 16..30" },
     { "lcg32", "weak: full-period 32-bit LCG x*1664525+1013904223, "
                "all 32 bits output" },
+    { RESEED_PREFIX "NAME", "weak: generator NAME re-seeded with a fresh "
+                            "32-bit seed before every sample (at most 2^32 "
+                            "distinct samples)" },
     { NULL, NULL }
 };
 
@@ -227,7 +315,19 @@ int sb_rng_open(sb_rng **out, const char *name, uint64_t seed)
     const gsl_rng_type *t;
     r->seed_used = seed;
     r->seed_bits = 64;
-    if (strcmp(name, SB_RNG_DEFAULT) == 0) {
+    if (strncmp(name, RESEED_PREFIX, strlen(RESEED_PREFIX)) == 0) {
+        const char *inner = name + strlen(RESEED_PREFIX);
+        int rc = strncmp(inner, RESEED_PREFIX, strlen(RESEED_PREFIX)) == 0
+               ? SB_ENOTFOUND : sb_rng_open(&r->inner, inner, seed);
+        if (rc != SB_OK) {
+            free(r);
+            return rc;
+        }
+        r->which = BACKEND_RESEED32;
+        /* The seeds come from the fast generator, keyed apart from any
+           other use of 'seed'. */
+        sb_src_fast(&r->seeder, sb_mix64(seed ^ 0x7265736565643332u), 0);
+    } else if (strcmp(name, SB_RNG_DEFAULT) == 0) {
         r->which = BACKEND_FAST;
     } else if (strcmp(name, "rand15") == 0) {
         r->which = BACKEND_RAND15;
@@ -272,7 +372,7 @@ int sb_rng_open(sb_rng **out, const char *name, uint64_t seed)
         free(r);
         return SB_ENOTFOUND;
     }
-    if (r->which != BACKEND_FAST)
+    if (r->which != BACKEND_FAST && r->which != BACKEND_RESEED32)
         r->seed_bits = 32;
     if (r->which == BACKEND_RAND15 || r->which == BACKEND_LCG32)
         r->seed_used = (uint32_t)seed;
@@ -292,6 +392,7 @@ void sb_rng_close(sb_rng *r)
         return;
     if (r->gsl)
         gsl_rng_free(r->gsl);
+    sb_rng_close(r->inner);
     free(r);
 }
 
@@ -308,6 +409,12 @@ int sb_rng_chunk(sb_rng *r, uint64_t chunk, sb_src *src)
     if (chunk != r->next_chunk)
         return SB_EINVAL;
     r->next_chunk++;
+    if (r->which == BACKEND_RESEED32) {
+        memset(src, 0, sizeof *src);
+        src->ops = &reseed_ops;
+        src->impl = r;
+        return SB_OK;
+    }
     sb_src_from_words(src, &r->ws);
     return SB_OK;
 }

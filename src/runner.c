@@ -108,9 +108,11 @@ static uint64_t run_chunk(const sb_run_config *cfg, const sb_shape *shape,
             return done;
         size_t b = count - done < BLOCK_SAMPLES ? (size_t)(count - done)
                                                 : BLOCK_SAMPLES;
-        for (size_t k = 0; k < b; k++)
+        for (size_t k = 0; k < b; k++) {
+            sb_src_begin_sample(&src);
             cfg->alg->run(s->alg_state, &cfg->args, &src,
                           s->block + k * shape->len);
+        }
         if (src.error != SB_OK) {
             *rc = src.error;
             return done;
@@ -126,12 +128,10 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
 {
     memset(rep, 0, sizeof *rep);
     const size_t n = cfg->args.n;
-    const sb_shape shape = {
-        .kind = cfg->alg->kind,
-        .n = n,
-        .len = sb_shuffle_sample_len(cfg->alg, &cfg->args),
-        .hands = 0,
-    };
+    if (sb_shuffle_check(cfg->alg, &cfg->args, err, len) != SB_OK)
+        return SB_EINVAL;
+    sb_shape shape;
+    sb_shuffle_shape(cfg->alg, &cfg->args, &shape);
     run_state s = { 0 };
     int rc = prepare(cfg, &shape, &s, err, len);
     if (rc != SB_OK) {
@@ -180,6 +180,10 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
     rep->run.rng_seed = sb_rng_seed_used(s.rng, &rep->run.rng_seed_bits);
     rep->run.stream_version = SB_STREAM_VERSION;
     rep->run.partial = done < cfg->samples;
+    if (cfg->alg->tally) {
+        rep->run.tally_name = cfg->alg->tally_name;
+        cfg->alg->tally(s.alg_state, &rep->run.tally);
+    }
     rep->run.suspect_alpha = SB_SUSPECT_ALPHA;
     rep->run.fail_alpha = SB_FAIL_ALPHA;
 

@@ -57,7 +57,8 @@ static size_t r_weighted(sb_src *s, const uint64_t *w, size_t m)
     return (size_t)take(s, m, w);
 }
 static double r_unit(sb_src *s) { s->error = SB_ENOTSUP; return 0; }
-static const sb_src_ops replay_ops = { r_below, r_bits, r_weighted, r_unit };
+static const sb_src_ops replay_ops = { r_below, r_bits, r_weighted, r_unit,
+                                       NULL };
 
 /* Advance to the next path; 0 when every path has been walked. */
 static int next_path(replay *r)

@@ -32,6 +32,9 @@ typedef struct sb_run_info {
                                   fast generator, 32 for GSL's and weak ones) */
     int stream_version;
     int partial;               /* 1 when the run was interrupted */
+    const char *tally_name;    /* what the algorithm measured per sample
+                                  ("passes"), NULL for nothing */
+    sb_tally tally;            /* its tally over the samples done */
     double suspect_alpha;      /* verdict thresholds on Holm-adjusted p */
     double fail_alpha;
     double seconds;            /* wall-clock time: the only timing field */

@@ -41,6 +41,10 @@ size_t sb_draw_weighted(sb_src *src, const uint64_t *w, size_t m);
 double sb_draw_unit(sb_src *src);
 /* The status recorded by a draw that could not be answered, SB_OK if none. */
 int sb_src_error(const sb_src *src);
+/* The GSL generator (a gsl_rng *) behind 'src' when the user chose one,
+   else NULL: lets a shuffle call GSL's own routines on the very generator
+   chosen, as a C programmer would. */
+void *sb_src_gsl_rng(sb_src *src);
 
 #ifdef SB_INLINE_DRAWS
 
@@ -52,6 +56,9 @@ typedef struct sb_src_ops {
     uint64_t (*bits)(sb_src *src, unsigned k);
     size_t (*weighted)(sb_src *src, const uint64_t *w, size_t m);
     double (*unit)(sb_src *src);
+    /* Optional: called before every sample (a source that re-seeds its
+       generator for each sample). */
+    void (*begin)(sb_src *src);
 } sb_src_ops;
 
 struct sb_src {
@@ -143,6 +150,14 @@ static inline double sb_inline_unit(sb_src *src)
     if (__builtin_expect(src->ops != NULL, 0))
         return src->ops->unit(src);
     return (double)(sb_xoshiro_next(src->s) >> 11) * 0x1.0p-53;
+}
+
+/* Tell the source a new sample starts: the runner calls it before every
+   sample, algorithms never do. */
+static inline void sb_src_begin_sample(sb_src *src)
+{
+    if (__builtin_expect(src->ops != NULL, 0) && src->ops->begin)
+        src->ops->begin(src);
 }
 
 #define sb_below sb_inline_below

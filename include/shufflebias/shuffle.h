@@ -50,13 +50,47 @@ typedef struct sb_param_def {
     const char *const *choices;  /* NULL for a plain number */
 } sb_param_def;
 
-#define SB_PARAMS_MAX 8
+#define SB_PARAMS_MAX 16
 
 /* Everything an algorithm is run with, fixed for a whole run. */
 typedef struct sb_shuffle_args {
     size_t n;                     /* deck size */
     long param[SB_PARAMS_MAX];    /* values, in the order of type->params */
 } sb_shuffle_args;
+
+/* An integer an algorithm measures on every sample it makes, such as the
+   riffle passes a stopping rule took.  Kept in the algorithm's state from
+   init on (reset leaves it alone) and summed with integer arithmetic, so
+   tallies of separate runs or threads add up exactly. */
+typedef struct sb_tally {
+    uint64_t samples;     /* samples measured */
+    uint64_t sum;         /* sum of the values */
+    uint64_t sum_sq;      /* sum of their squares */
+    uint64_t max;         /* largest value */
+} sb_tally;
+
+static inline void sb_tally_add(sb_tally *t, uint64_t v)
+{
+    t->samples++;
+    t->sum += v;
+    t->sum_sq += v * v;
+    if (v > t->max)
+        t->max = v;
+}
+
+/* Mean and (sample) variance of the values tallied; 0 when too few. */
+static inline double sb_tally_mean(const sb_tally *t)
+{
+    return t->samples ? (double)t->sum / (double)t->samples : 0.0;
+}
+
+static inline double sb_tally_var(const sb_tally *t)
+{
+    if (t->samples < 2)
+        return 0.0;
+    const double n = (double)t->samples, m = (double)t->sum / n;
+    return ((double)t->sum_sq - n * m * m) / (n - 1.0);
+}
 
 typedef struct sb_shuffle_type {
     const char *name;        /* kebab-case, unique */
@@ -69,6 +103,17 @@ typedef struct sb_shuffle_type {
     size_t n_min, n_max;     /* accepted deck sizes, inclusive */
     const sb_param_def *params;
     size_t n_params;         /* at most SB_PARAMS_MAX */
+    /* Optional: check a combination of n and parameters that each pass
+       alone (a deal whose hands x hand-size is not n, a draw of more than
+       n cards).  Returns SB_OK, or SB_EINVAL with a one-line reason in
+       'why'. */
+    int (*check)(const sb_shuffle_args *a, char *why, size_t len);
+    /* Optional: change the parameters to the nearest ones that suit a->n
+       when the defaults do not (used where nobody chose them, as in
+       'exact --all' and 'audit'). */
+    void (*fit)(sb_shuffle_args *a);
+    /* DEAL only: the number of hands at these args. */
+    unsigned (*hands)(const sb_shuffle_args *a);
 
     /* Exact mode.  'exact_paths' (optional) returns the number of paths of
        the draw tree at these args, or 0 when it is not known in advance
@@ -80,6 +125,15 @@ typedef struct sb_shuffle_type {
     uint64_t (*exact_paths)(const sb_shuffle_args *a);
     const char *exact_refusal;
     const char *exact_hint;
+    /* Draws per path after which exact mode cuts a path by default, for an
+       algorithm whose walk has no end (a stopping rule); 0 for the
+       enumerator's own default. */
+    size_t exact_depth;
+
+    /* Optional: what 'tally' measures ("passes"), and a copy of the tally
+       kept in 'state' since init. */
+    const char *tally_name;
+    void (*tally)(const void *state, sb_tally *out);
 
     /* Values written per sample; NULL means n. */
     size_t (*sample_len)(const sb_shuffle_args *a);
