@@ -9,11 +9,24 @@
 #include "shufflebias/status.h"
 
 const sb_shuffle_type *const sb_shuffle_types[] = {
+    /* permutations: the fair ones, then their famous mistakes */
     &sb_shuffle_fisher_yates,
+    &sb_shuffle_fisher_yates_forward,
+    &sb_shuffle_draw_and_fill,
+    &sb_shuffle_strike_out,
+    &sb_shuffle_shift_select,
+    &sb_shuffle_gsl_shuffle,
     &sb_shuffle_naive_swap,
     &sb_shuffle_sattolo,
     &sb_shuffle_sort_random_keys,
     &sb_shuffle_fisher_yates_mod,
+    /* draws */
+    &sb_shuffle_partial_deal,
+    /* deals */
+    &sb_shuffle_deal_fisher_yates,
+    &sb_shuffle_deal_bitmask,
+    &sb_shuffle_deal_weighted_hand,
+    &sb_shuffle_deal_random_hand,
     NULL
 };
 
@@ -50,8 +63,11 @@ int sb_shuffle_check(const sb_shuffle_type *t, const sb_shuffle_args *a,
                  t->n_min, t->n_max, a->n);
         return SB_EINVAL;
     }
-    if (t->check && t->check(a, why, len) != SB_OK)
+    char reason[192] = "";
+    if (t->check && t->check(a, reason, sizeof reason) != SB_OK) {
+        snprintf(why, len, "'%s' %s", t->name, reason);
         return SB_EINVAL;
+    }
     if (len)
         why[0] = '\0';
     return SB_OK;

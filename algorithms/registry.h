@@ -16,6 +16,16 @@ extern const sb_shuffle_type sb_shuffle_naive_swap;
 extern const sb_shuffle_type sb_shuffle_sattolo;
 extern const sb_shuffle_type sb_shuffle_sort_random_keys;
 extern const sb_shuffle_type sb_shuffle_fisher_yates_mod;
+extern const sb_shuffle_type sb_shuffle_fisher_yates_forward;
+extern const sb_shuffle_type sb_shuffle_draw_and_fill;
+extern const sb_shuffle_type sb_shuffle_strike_out;
+extern const sb_shuffle_type sb_shuffle_shift_select;
+extern const sb_shuffle_type sb_shuffle_gsl_shuffle;
+extern const sb_shuffle_type sb_shuffle_partial_deal;
+extern const sb_shuffle_type sb_shuffle_deal_fisher_yates;
+extern const sb_shuffle_type sb_shuffle_deal_bitmask;
+extern const sb_shuffle_type sb_shuffle_deal_random_hand;
+extern const sb_shuffle_type sb_shuffle_deal_weighted_hand;
 
 /* NULL-terminated, in the order 'list' shows them. */
 extern const sb_shuffle_type *const sb_shuffle_types[];

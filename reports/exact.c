@@ -277,6 +277,16 @@ int sb_render_exact_json(FILE *f, const sb_exact_report *rep)
     return sb_render_json_value(f, sb_exact_json(rep));
 }
 
+/* Text for a Markdown table cell: '|' (between a deal's hands) escaped. */
+static void markdown_cell(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+}
+
 static void markdown_section(FILE *f, const sb_exact_report *rep,
                              const char *bias)
 {
@@ -296,19 +306,25 @@ static void markdown_section(FILE *f, const sb_exact_report *rep,
     for (size_t i = 0; i < rep->n_outcomes; i++) {
         const sb_exact_outcome *o = &rep->outcomes[i];
         outcome_str(rep, o->sample, s, sizeof s);
-        fprintf(f, "| %s | %s | %.6g | %.4f | %" PRIu64 " |\n", s,
-                o->fraction, o->probability, o->ratio, o->paths);
+        fputs("| ", f);
+        markdown_cell(f, s);
+        fprintf(f, " | %s | %.6g | %.4f | %" PRIu64 " |\n", o->fraction,
+                o->probability, o->ratio, o->paths);
     }
     for (size_t i = 0; i < rep->n_never; i++) {
         outcome_str(rep, rep->never + i * rep->len, s, sizeof s);
-        fprintf(f, "| %s | 0 | 0 | 0 | 0 |\n", s);
+        fputs("| ", f);
+        markdown_cell(f, s);
+        fputs(" | 0 | 0 | 0 | 0 |\n", f);
     }
     fprintf(f, "\nTotal-variation distance from uniform: **%s** (%.6g).",
             rep->tv, rep->tv_d);
     if (rep->unexplored_d > 0)
         fprintf(f, " Exact up to an unexplored mass of %s.", rep->unexplored);
     fprintf(f, " %s\n", rep->verdict == SB_EXACT_UNIFORM ? "Exactly uniform."
-                                              : "Not uniform.");
+                       : rep->verdict == SB_EXACT_BIASED ? "Not uniform."
+                       : "No bias in the mass walked; the rest is unexplored, "
+                         "so this proves nothing either way.");
     if (rep->matrix) {
         fprintf(f, "\nExact %s matrix (row: card):\n\n| |",
                 rep->kind == SB_KIND_DEAL ? "card x hand" : "card x position");
@@ -336,8 +352,10 @@ int sb_render_exact_markdown(FILE *f, const char *title,
     fprintf(f, "# %s\n\nEvery path of random draws walked, each with its "
             "exact probability. Cards are letters: A is on top of the "
             "starting deck ABC..., and an order lists the deck from top to "
-            "bottom. The ratio is the probability over that of a uniform "
-            "shuffle.\n", title);
+            "bottom; a hand drawn lists its cards in the order drawn, and a "
+            "deal lists the cards of each hand, hands separated by \\|. The "
+            "ratio is the probability over that of a uniform shuffle.\n",
+            title);
     for (size_t i = 0; i < m; i++)
         markdown_section(f, &reps[i], bias ? bias[i] : NULL);
     return ferror(f) ? SB_EIO : SB_OK;

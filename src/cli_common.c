@@ -292,6 +292,11 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
     *count = 0;
     if (!list) {
         *count = sb_stat_defaults(shape, out, max);
+        if (*count == 0) {
+            sb_cli_error("no statistic applies to %s samples of n = %zu",
+                         sb_kind_str(shape->kind), shape->n);
+            return -1;
+        }
         return 0;
     }
     char buf[1024];

@@ -35,6 +35,8 @@ static const char usage[] =
     "  --json FILE|-     also write the table as JSON ('-': stdout, no table)\n"
     "  --all             every built-in algorithm in turn (with the parameter\n"
     "                    that makes it enumerable where its defaults are not)\n"
+    "  --kind K          with --all: only algorithms of kind K (permutation,\n"
+    "                    draw or deal)\n"
     "  --markdown FILE   with --all: the report for people, without timing\n"
     "  --quiet           print nothing but errors\n"
     "\n"
@@ -45,6 +47,7 @@ static const char usage[] =
 typedef struct exact_options {
     const char *alg, *json, *markdown;
     int all;
+    unsigned kind;            /* --all: only this kind, 0 for every kind */
     uint64_t n, max_paths, max_depth;
     int quiet;
     const char *params[SB_CLI_PARAMS_MAX];
@@ -54,7 +57,7 @@ typedef struct exact_options {
 static int parse(int argc, char **argv, exact_options *o)
 {
     enum { O_N = 256, O_PARAM, O_MAX_PATHS, O_MAX_DEPTH, O_JSON, O_QUIET,
-           O_HELP, O_ALL, O_MD };
+           O_HELP, O_ALL, O_MD, O_KIND };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "param", required_argument, NULL, O_PARAM },
@@ -65,6 +68,7 @@ static int parse(int argc, char **argv, exact_options *o)
         { "help", no_argument, NULL, O_HELP },
         { "all", no_argument, NULL, O_ALL },
         { "markdown", required_argument, NULL, O_MD },
+        { "kind", required_argument, NULL, O_KIND },
         { NULL, 0, NULL, 0 }
     };
     *o = (exact_options){ .n = 3, .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
@@ -98,6 +102,16 @@ static int parse(int argc, char **argv, exact_options *o)
         case O_HELP: return 1;
         case O_ALL: o->all = 1; break;
         case O_MD: o->markdown = optarg; break;
+        case O_KIND:
+            for (unsigned k = SB_KIND_PERMUTATION; k <= SB_KIND_DEAL; k <<= 1)
+                if (strcmp(optarg, sb_kind_str((sb_kind)k)) == 0)
+                    o->kind = k;
+            if (!o->kind) {
+                sb_cli_error("unknown kind '%s'; valid: permutation, draw, "
+                             "deal", optarg);
+                return -1;
+            }
+            break;
         default:
             sb_cli_bad_option("exact", argv[optind - 1]);
             return -1;
@@ -110,8 +124,8 @@ static int parse(int argc, char **argv, exact_options *o)
         }
         return 0;
     }
-    if (o->markdown) {
-        sb_cli_error("--markdown goes with --all");
+    if (o->markdown || o->kind) {
+        sb_cli_error("%s goes with --all", o->kind ? "--kind" : "--markdown");
         return -1;
     }
     return sb_cli_positional("exact", argc, argv, optind, &o->alg);
@@ -149,7 +163,7 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
             .stop = cli->stop,
         };
         char err[512];
-        if (t->exact_refusal
+        if (t->exact_refusal || (o->kind && t->kind != o->kind)
             || sb_shuffle_fitted(t, &cfg.args, err, sizeof err) != SB_OK)
             continue;
         int rc = sb_enumerate(&cfg, &reps[m], err, sizeof err);
@@ -174,9 +188,10 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
         }
     if (code == SB_EXIT_PASS && o->markdown) {
         FILE *f = sb_cli_open_out(o->markdown);
-        char title[64];
-        snprintf(title, sizeof title, "Exact bias of every built-in shuffle "
-                 "at %llu cards", (unsigned long long)o->n);
+        char title[96];
+        snprintf(title, sizeof title, "Exact bias of every built-in %s at "
+                 "%llu cards", o->kind ? sb_kind_str((sb_kind)o->kind)
+                                       : "shuffle", (unsigned long long)o->n);
         if (!f || sb_render_exact_markdown(f, title, reps, m, bias) != SB_OK
             || sb_cli_close_out(f, o->markdown) != 0)
             code = SB_EXIT_USAGE;

@@ -161,6 +161,7 @@ struct sb_rng {
     sb_rng *inner;          /* BACKEND_RESEED32: the generator re-seeded */
     sb_src seeder;          /* BACKEND_RESEED32: where the seeds come from */
     sb_src inner_src;       /* BACKEND_RESEED32: the inner generator's draws */
+    uint32_t last_reseed;   /* BACKEND_RESEED32: the seed of this sample */
 };
 
 #define RNG_OF(ws) ((sb_rng *)((char *)(ws) - offsetof(sb_rng, ws)))
@@ -202,6 +203,7 @@ static void reseed_begin(sb_src *src)
 {
     sb_rng *r = src->impl, *in = r->inner;
     const uint32_t s32 = (uint32_t)sb_inline_bits(&r->seeder, 32);
+    r->last_reseed = s32;
     switch (in->which) {
     case BACKEND_FAST:
         sb_src_fast(&r->inner_src, s32, 0);
@@ -258,7 +260,7 @@ static const sb_src_ops reseed_ops = {
 void *sb_src_gsl_rng(sb_src *src)
 {
     if (src->ops == &reseed_ops)
-        return sb_src_gsl_rng(INNER(src));
+        return ((sb_rng *)src->impl)->inner->gsl;
     if (src->ops != &words_ops)
         return NULL;
     sb_word_source *ws = src->impl;
@@ -397,6 +399,8 @@ void sb_rng_close(sb_rng *r)
 }
 
 const char *sb_rng_name(const sb_rng *r) { return r->name; }
+
+uint32_t sb_rng_last_reseed(const sb_rng *r) { return r->last_reseed; }
 
 int sb_rng_random_access(const sb_rng *r) { return r->which == BACKEND_FAST; }
 

@@ -52,6 +52,10 @@ int sb_rng_open(sb_rng **out, const char *name, uint64_t seed);
    gsl_rng_set or to the weak LCGs. */
 uint64_t sb_rng_seed_used(const sb_rng *rng, unsigned *bits);
 void sb_rng_close(sb_rng *rng);
+/* reseed32:NAME: the 32-bit seed NAME was given for the current sample
+   (0 before the first and for every other backend).  For tests, so that a
+   sample can be remade from its seed alone. */
+uint32_t sb_rng_last_reseed(const sb_rng *rng);
 const char *sb_rng_name(const sb_rng *rng);
 /* 1 when any chunk can be asked for at any time (the fast generator). */
 int sb_rng_random_access(const sb_rng *rng);

@@ -110,8 +110,10 @@ static uint64_t run_chunk(const sb_run_config *cfg, const sb_shape *shape,
                                                 : BLOCK_SAMPLES;
         for (size_t k = 0; k < b; k++) {
             sb_src_begin_sample(&src);
-            cfg->alg->run(s->alg_state, &cfg->args, &src,
-                          s->block + k * shape->len);
+            int st = cfg->alg->run(s->alg_state, &cfg->args, &src,
+                                   s->block + k * shape->len);
+            if (st != SB_OK && src.error == SB_OK)
+                src.error = st;
         }
         if (src.error != SB_OK) {
             *rc = src.error;

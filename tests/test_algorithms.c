@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
@@ -135,20 +137,294 @@ static void naive_swap_three_cards(void **state)
     }
 }
 
-/* Fisher-Yates: n! paths, each ending in a different permutation. */
-static void fisher_yates_one_path_per_order(void **state)
+/* Fisher-Yates in each of its forms: n! paths, each ending in a different
+   permutation, so each of the n! orders has probability exactly 1/n!. */
+static void selection_shuffles_one_path_per_order(void **state)
 {
     (void)state;
-    for (size_t n = 1; n <= 5; n++) {
-        double prob[120] = { 0 };
-        size_t count[120] = { 0 }, fact = 1;
-        for (size_t k = 2; k <= n; k++)
-            fact *= k;
-        assert_int_equal(walk(&sb_shuffle_fisher_yates, n, NULL, prob, count),
-                         fact);
-        for (size_t i = 0; i < fact; i++)
-            assert_int_equal(count[i], 1);
+    const sb_shuffle_type *fair[] = {
+        &sb_shuffle_fisher_yates, &sb_shuffle_fisher_yates_forward,
+        &sb_shuffle_draw_and_fill, &sb_shuffle_strike_out,
+        &sb_shuffle_shift_select,
+    };
+    for (size_t f = 0; f < sizeof fair / sizeof fair[0]; f++)
+        for (size_t n = 1; n <= 5; n++) {
+            double prob[120] = { 0 };
+            size_t count[120] = { 0 }, fact = 1;
+            for (size_t k = 2; k <= n; k++)
+                fact *= k;
+            assert_int_equal(walk(fair[f], n, NULL, prob, count), fact);
+            for (size_t i = 0; i < fact; i++)
+                assert_int_equal(count[i], 1);
+        }
+}
+
+/* The three selection shuffles that draw the next card among those left
+   differ in where they put it.  For the draws that are all 0 at n = 3:
+   strike-out writes A B C (the first card standing each time);
+   draw-and-fill A C B (A, then C fills A's hole and is first);
+   shift-select takes A out and puts it last (B C A), then takes B and puts
+   it before A (C B A). */
+static void selection_shuffles_place_cards_as_described(void **state)
+{
+    (void)state;
+    const sb_shuffle_type *t[] = { &sb_shuffle_strike_out,
+                                   &sb_shuffle_draw_and_fill,
+                                   &sb_shuffle_shift_select };
+    const sb_card want[3][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 2, 1, 0 } };
+    for (size_t i = 0; i < 3; i++) {
+        sb_shuffle_args a = { .n = 3 };
+        void *st = NULL;
+        if (t[i]->init)
+            assert_int_equal(t[i]->init(&st, &a), SB_OK);
+        replay r = { 0 };          /* the first path: every draw 0 */
+        sb_src src = { .ops = &replay_ops, .impl = &r };
+        sb_card deck[3];
+        t[i]->run(st, &a, &src, deck);
+        assert_memory_equal(deck, want[i], sizeof deck);
+        if (t[i]->free)
+            t[i]->free(st);
     }
+}
+
+/* Walk every path of 't' at 'a', making 'per_path' samples along each
+   (the state reset once per path, as exact mode does), and add each path's
+   probability to prob[key], where key reads the values of the samples as
+   one number in base n.  Returns the number of paths. */
+static size_t walk_samples(const sb_shuffle_type *t, const sb_shuffle_args *a,
+                           size_t per_path, double *prob, size_t keys)
+{
+    const size_t len = sb_shuffle_sample_len(t, a);
+    void *st = NULL;
+    if (t->init)
+        assert_int_equal(t->init(&st, a), SB_OK);
+    replay r = { 0 };
+    sb_src src = { .ops = &replay_ops, .impl = &r };
+    sb_card out[16];
+    assert_true(len * per_path <= 16);
+    size_t paths = 0;
+    do {
+        r.depth = 0;
+        if (t->reset)
+            t->reset(st, a);
+        for (size_t s = 0; s < per_path; s++)
+            assert_int_equal(t->run(st, a, &src, out + s * len), SB_OK);
+        assert_int_equal(r.depth, r.len);
+        double p = 1;
+        for (size_t d = 0; d < r.len; d++)
+            p *= r.weight[d];
+        size_t key = 0;
+        for (size_t j = len * per_path; j-- > 0;)
+            key = key * a->n + out[j];
+        assert_true(key < keys);
+        prob[key] += p;
+        paths++;
+    } while (next_path(&r));
+    if (t->free)
+        t->free(st);
+    return paths;
+}
+
+/* partial-deal keeps its deck between hands.  Two hands in a row from the
+   kept deck, n = 4, k = 2: each of the 12 x 12 pairs of ordered hands has
+   probability exactly 1/144 - each hand uniform, and the second
+   independent of the first, as the file argues. */
+static void partial_deal_hands_are_uniform_and_independent(void **state)
+{
+    (void)state;
+    sb_shuffle_args a = { .n = 4 };
+    sb_shuffle_defaults(&sb_shuffle_partial_deal, &a);
+    assert_int_equal(sb_shuffle_set_param(&sb_shuffle_partial_deal, &a, "k=2"),
+                     SB_OK);
+    enum { KEYS = 256 };            /* 4^4 values of two hands of two */
+    double prob[KEYS] = { 0 };
+    assert_int_equal(walk_samples(&sb_shuffle_partial_deal, &a, 2, prob, KEYS),
+                     144);
+    size_t reached = 0;
+    for (size_t key = 0; key < KEYS; key++) {
+        const size_t c[4] = { key % 4, key / 4 % 4, key / 16 % 4, key / 64 };
+        const int valid = c[0] != c[1] && c[2] != c[3];
+        if (valid) {
+            assert_close(prob[key], 1.0 / 144, 1e-12);
+            reached++;
+        } else {
+            assert_true(prob[key] == 0);
+        }
+    }
+    assert_int_equal(reached, 144);
+}
+
+/* The deals at 2 hands of 2 cards, key = hand of card 0 + 4 x hand of
+   card 1 + 16 x ... (base n = 4); the 6 valid deals each have two cards
+   in each hand. */
+static void deal_2x2(const sb_shuffle_type *t, double prob[256])
+{
+    sb_shuffle_args a = { .n = 4 };
+    sb_shuffle_defaults(t, &a);
+    assert_int_equal(sb_shuffle_set_param(t, &a, "hands=2"), SB_OK);
+    assert_int_equal(sb_shuffle_set_param(t, &a, "hand-size=2"), SB_OK);
+    char why[256];
+    assert_int_equal(sb_shuffle_check(t, &a, why, sizeof why), SB_OK);
+    walk_samples(t, &a, 1, prob, 256);
+}
+
+static size_t deal_key(const char *hands)   /* "AABB": card c in hand */
+{
+    size_t key = 0;
+    for (size_t c = 4; c-- > 0;)
+        key = key * 4 + (size_t)(hands[c] - 'A');
+    return key;
+}
+
+/* deal-random-hand, derived by hand (a deal written as the hand of cards
+   0, 1, 2, 3): cards 0 and 1 each go to A or B with probability 1/2.  Both
+   to A (1/4): A is full, so 2 and 3 go to B: AABB.  Both to B (1/4): BBAA.
+   A then B (1/4): card 2 goes to A or B (1/2 each) and card 3 to the hand
+   still open: ABAB or ABBA, 1/8 each; B then A: BAAB or BABA, 1/8 each.
+   The fair deals give 1/6 to all six. */
+static void deals_two_hands_of_two(void **state)
+{
+    (void)state;
+    const char *deals[6] = { "AABB", "ABAB", "ABBA", "BAAB", "BABA", "BBAA" };
+    const double flawed[6] = { 0.25, 0.125, 0.125, 0.125, 0.125, 0.25 };
+    double prob[256] = { 0 };
+    deal_2x2(&sb_shuffle_deal_random_hand, prob);
+    for (size_t i = 0; i < 6; i++)
+        assert_close(prob[deal_key(deals[i])], flawed[i], 1e-15);
+    const sb_shuffle_type *fair[] = {
+        &sb_shuffle_deal_fisher_yates, &sb_shuffle_deal_bitmask,
+        &sb_shuffle_deal_weighted_hand,
+    };
+    for (size_t f = 0; f < 3; f++) {
+        double p[256] = { 0 };
+        deal_2x2(fair[f], p);
+        double total = 0;
+        for (size_t i = 0; i < 6; i++) {
+            assert_close(p[deal_key(deals[i])], 1.0 / 6, 1e-12);
+            total += p[deal_key(deals[i])];
+        }
+        assert_close(total, 1.0, 1e-12);
+    }
+}
+
+/* Three hands of two (n = 6): 6! / (2!)^3 = 90 deals, each 1/90 for the
+   fair deals; deal-random-hand gives AABBCC - cards dealt in order, each
+   hand filled before the next is touched - (1/3)(1/3)(1/2)(1/2) = 1/36:
+   cards 0 and 1 both to A (1/3 x 1/3), then 2 and 3 both to B among B and
+   C (1/2 x 1/2), then C. */
+static void deals_three_hands_of_two(void **state)
+{
+    (void)state;
+    const sb_shuffle_type *all[] = {
+        &sb_shuffle_deal_fisher_yates, &sb_shuffle_deal_bitmask,
+        &sb_shuffle_deal_weighted_hand, &sb_shuffle_deal_random_hand,
+    };
+    enum { KEYS = 46656 };          /* 6^6 */
+    double *prob = calloc(KEYS, sizeof *prob);
+    for (size_t f = 0; f < 4; f++) {
+        memset(prob, 0, KEYS * sizeof *prob);
+        sb_shuffle_args a = { .n = 6 };
+        sb_shuffle_defaults(all[f], &a);
+        assert_int_equal(sb_shuffle_set_param(all[f], &a, "hands=3"), SB_OK);
+        assert_int_equal(sb_shuffle_set_param(all[f], &a, "hand-size=2"),
+                         SB_OK);
+        walk_samples(all[f], &a, 1, prob, KEYS);
+        size_t deals = 0;
+        double total = 0;
+        for (size_t key = 0; key < KEYS; key++) {
+            size_t held[6] = { 0 }, k = key;
+            for (size_t c = 0; c < 6; c++, k /= 6)
+                held[k % 6]++;
+            if (held[0] != 2 || held[1] != 2 || held[2] != 2) {
+                assert_true(prob[key] == 0);
+                continue;
+            }
+            deals++;
+            total += prob[key];
+            if (all[f] != &sb_shuffle_deal_random_hand)
+                assert_close(prob[key], 1.0 / 90, 1e-12);
+        }
+        assert_int_equal(deals, 90);
+        assert_close(total, 1.0, 1e-12);
+        if (all[f] == &sb_shuffle_deal_random_hand) {
+            /* AABBCC: hands 0 0 1 1 2 2 for cards 0..5. */
+            const size_t aabbcc = 0 + 0 * 6 + 1 * 36 + 1 * 216 + 2 * 1296
+                                + 2 * 7776;
+            assert_close(prob[aabbcc], 1.0 / 36, 1e-12);
+        }
+    }
+    free(prob);
+}
+
+/* hands x hand-size must be n; fit makes the defaults suit a deck. */
+static void deal_and_draw_checks(void **state)
+{
+    (void)state;
+    char why[256];
+    const sb_shuffle_type *t = &sb_shuffle_deal_random_hand;
+    sb_shuffle_args a = { .n = 52 };
+    sb_shuffle_defaults(t, &a);
+    assert_int_equal(sb_shuffle_check(t, &a, why, sizeof why), SB_OK);
+    a.n = 50;
+    assert_int_equal(sb_shuffle_check(t, &a, why, sizeof why), SB_EINVAL);
+    assert_non_null(strstr(why, "'deal-random-hand' deals 4 hands of 13"));
+    assert_non_null(strstr(why, "--n 52"));
+    const size_t sizes[] = { 1, 3, 4, 6, 50 };
+    const long hands[] = { 1, 3, 2, 2, 2 }, size[] = { 1, 1, 2, 3, 25 };
+    for (size_t i = 0; i < 5; i++) {
+        a = (sb_shuffle_args){ .n = sizes[i] };
+        assert_int_equal(sb_shuffle_fitted(t, &a, why, sizeof why), SB_OK);
+        assert_int_equal(a.param[0], hands[i]);
+        assert_int_equal(a.param[1], size[i]);
+        assert_int_equal(t->hands(&a), (unsigned)hands[i]);
+    }
+    t = &sb_shuffle_partial_deal;
+    a = (sb_shuffle_args){ .n = 5 };
+    sb_shuffle_defaults(t, &a);
+    assert_int_equal(sb_shuffle_check(t, &a, why, sizeof why), SB_EINVAL);
+    assert_non_null(strstr(why, "k = 7"));
+    assert_int_equal(sb_shuffle_fitted(t, &a, why, sizeof why), SB_OK);
+    assert_int_equal(a.param[0], 4);
+    assert_int_equal(sb_shuffle_sample_len(t, &a), 4);
+}
+
+/* gsl-shuffle on --rng mt19937 deals exactly what a program calling
+   gsl_ran_shuffle on mt19937 with the same seed deals; on a generator
+   whose range is smaller than the deck it refuses instead of letting
+   gsl_rng_uniform_int fail silently. */
+static void gsl_shuffle_is_gsl_ran_shuffle(void **state)
+{
+    (void)state;
+    enum { N = 52, K = 50 };
+    sb_rng *rng;
+    sb_src src;
+    assert_int_equal(sb_rng_open(&rng, "mt19937", 11), SB_OK);
+    assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
+    unsigned bits;
+    gsl_rng *ref = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(ref, (unsigned long)sb_rng_seed_used(rng, &bits));
+    sb_shuffle_args a = { .n = N };
+    for (size_t k = 0; k < K; k++) {
+        sb_card got[N], want[N];
+        assert_int_equal(sb_shuffle_gsl_shuffle.run(NULL, &a, &src, got),
+                         SB_OK);
+        for (size_t j = 0; j < N; j++)
+            want[j] = (sb_card)j;
+        gsl_ran_shuffle(ref, want, N, sizeof want[0]);
+        assert_memory_equal(got, want, sizeof got);
+    }
+    gsl_rng_free(ref);
+    sb_rng_close(rng);
+
+    /* GSL's 'uni' draws 0 .. 32766: too few values for a 40000-card deck. */
+    assert_int_equal(sb_rng_open(&rng, "uni", 11), SB_OK);
+    assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
+    a.n = 40000;
+    sb_card *big = malloc(a.n * sizeof *big);
+    assert_int_equal(sb_shuffle_gsl_shuffle.run(NULL, &a, &src, big),
+                     SB_ERANGE);
+    free(big);
+    sb_rng_close(rng);
 }
 
 /* Sattolo (IPL 1986): exactly the (n-1)! cyclic permutations, once each. */
@@ -245,63 +521,95 @@ static void registry_is_well_formed(void **state)
     assert_null(sb_shuffle_find("fisher-yate"));
 }
 
-/* Make 'k' samples of 't' at n with 'seed' into out (k * n cards). */
+/* Make 'k' samples of 't' at 'a' with 'seed' into out (k * len values). */
+static void sample_args(const sb_shuffle_type *t, const sb_shuffle_args *a,
+                        uint64_t seed, size_t k, sb_card *out)
+{
+    const size_t len = sb_shuffle_sample_len(t, a);
+    void *st = NULL;
+    if (t->init)
+        assert_int_equal(t->init(&st, a), SB_OK);
+    if (t->reset)
+        t->reset(st, a);
+    sb_src src;
+    sb_src_fast(&src, seed, 0);
+    for (size_t i = 0; i < k; i++)
+        assert_int_equal(t->run(st, a, &src, out + i * len), SB_OK);
+    if (t->free)
+        t->free(st);
+}
+
+/* The same at n with the defaults. */
 static void sample(const sb_shuffle_type *t, size_t n, uint64_t seed,
                    size_t k, sb_card *out)
 {
     sb_shuffle_args a = { .n = n };
     sb_shuffle_defaults(t, &a);
-    void *st = NULL;
-    if (t->init)
-        assert_int_equal(t->init(&st, &a), SB_OK);
-    if (t->reset)
-        t->reset(st, &a);
-    sb_src src;
-    sb_src_fast(&src, seed, 0);
-    for (size_t i = 0; i < k; i++)
-        assert_int_equal(t->run(st, &a, &src, out + i * n), SB_OK);
-    if (t->free)
-        t->free(st);
+    sample_args(t, &a, seed, k, out);
 }
 
-static void every_algorithm_makes_valid_reproducible_decks(void **state)
+/* One sample is valid for its kind: a permutation of 0..n-1, k distinct
+   cards of n, or a deal with every hand holding exactly its size. */
+static void assert_valid(const sb_shuffle_type *t, const sb_shuffle_args *a,
+                         const sb_card *s, size_t *seen)
+{
+    const size_t n = a->n, len = sb_shuffle_sample_len(t, a);
+    memset(seen, 0, n * sizeof *seen);
+    if (t->kind == SB_KIND_DEAL) {
+        const size_t hands = t->hands(a);
+        for (size_t c = 0; c < n; c++) {
+            assert_true(s[c] < hands);
+            seen[s[c]]++;
+        }
+        for (size_t h = 0; h < hands; h++)
+            assert_int_equal(seen[h], n / hands);
+        return;
+    }
+    assert_int_equal(len, t->kind == SB_KIND_PERMUTATION ? n : len);
+    for (size_t j = 0; j < len; j++) {
+        assert_true(s[j] < n);
+        assert_int_equal(seen[s[j]]++, 0);
+    }
+}
+
+/* Every algorithm, at its defaults fitted to each deck size: valid samples
+   of its kind, the same for the same seed, different for another. */
+static void every_algorithm_makes_valid_reproducible_samples(void **state)
 {
     (void)state;
-    const size_t sizes[] = { 1, 2, 3, 52, 1000 };
+    const size_t sizes[] = { 1, 2, 3, 4, 52, 1000 };
     enum { K = 10 };
     for (const sb_shuffle_type *const *p = sb_shuffle_types; *p; p++) {
         const sb_shuffle_type *t = *p;
-        if (t->kind != SB_KIND_PERMUTATION)
-            continue;
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-            size_t n = sizes[s];
-            if (n < t->n_min || n > t->n_max)
+            sb_shuffle_args a = { .n = sizes[s] };
+            char why[256];
+            if (sb_shuffle_fitted(t, &a, why, sizeof why) != SB_OK)
                 continue;
-            sb_card *a = malloc(K * n * sizeof *a);
-            sb_card *b = malloc(K * n * sizeof *b);
-            sb_card *c = malloc(K * n * sizeof *c);
-            unsigned char *seen = malloc(n);
-            sample(t, n, 1, K, a);
-            sample(t, n, 1, K, b);
-            sample(t, n, 2, K, c);
-            for (size_t i = 0; i < K; i++) {
-                memset(seen, 0, n);
-                for (size_t j = 0; j < n; j++) {
-                    assert_true(a[i * n + j] < n);
-                    assert_false(seen[a[i * n + j]]);
-                    seen[a[i * n + j]] = 1;
-                }
-            }
-            assert_memory_equal(a, b, K * n * sizeof *a);
-            /* For n >= 4, ten decks from another seed all equal to these
-               would have probability below (1/24)^10 for any algorithm
-               reaching at least 24 orders uniformly; every one here does
-               (Sattolo reaches (n-1)! >= 6 per deck: (1/6)^10 ~ 1.7e-8). */
+            const size_t n = a.n, len = sb_shuffle_sample_len(t, &a);
+            sb_card *x = malloc(K * len * sizeof *x);
+            sb_card *y = malloc(K * len * sizeof *y);
+            sb_card *z = malloc(K * len * sizeof *z);
+            size_t *seen = malloc(n * sizeof *seen);
+            sample_args(t, &a, 1, K, x);
+            sample_args(t, &a, 1, K, y);
+            sample_args(t, &a, 2, K, z);
+            for (size_t i = 0; i < K; i++)
+                assert_valid(t, &a, x + i * len, seen);
+            assert_memory_equal(x, y, K * len * sizeof *x);
+            /* For n >= 4, ten samples from another seed all equal to these
+               would have probability below (1/6)^10 ~ 1.7e-8 for every
+               algorithm here: each reaches at least 6 outcomes at n >= 4,
+               none with probability above 1/6 (Sattolo: (n-1)! >= 6
+               cycles; a deal of 2 hands of 2: 6 deals, at most 1/4 for
+               deal-random-hand, (1/4)^10 ~ 1e-6; riffles and sorts put at
+               most (n+1)/2^n = 5/16 on one order in a pass, (5/16)^10 ~
+               9e-6). */
             if (n >= 4)
-                assert_true(memcmp(a, c, K * n * sizeof *a) != 0);
-            free(a);
-            free(b);
-            free(c);
+                assert_true(memcmp(x, z, K * len * sizeof *x) != 0);
+            free(x);
+            free(y);
+            free(z);
             free(seen);
         }
     }
@@ -349,12 +657,18 @@ int main(void)
     gsl_set_error_handler_off();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(naive_swap_three_cards),
-        cmocka_unit_test(fisher_yates_one_path_per_order),
+        cmocka_unit_test(selection_shuffles_one_path_per_order),
+        cmocka_unit_test(selection_shuffles_place_cards_as_described),
+        cmocka_unit_test(partial_deal_hands_are_uniform_and_independent),
+        cmocka_unit_test(deals_two_hands_of_two),
+        cmocka_unit_test(deals_three_hands_of_two),
+        cmocka_unit_test(deal_and_draw_checks),
+        cmocka_unit_test(gsl_shuffle_is_gsl_ran_shuffle),
         cmocka_unit_test(sattolo_only_cycles),
         cmocka_unit_test(sort_random_keys_one_bit),
         cmocka_unit_test(fisher_yates_mod_three_cards),
         cmocka_unit_test(registry_is_well_formed),
-        cmocka_unit_test(every_algorithm_makes_valid_reproducible_decks),
+        cmocka_unit_test(every_algorithm_makes_valid_reproducible_samples),
         cmocka_unit_test(sattolo_single_cycle_at_52),
         cmocka_unit_test(params_are_parsed_and_checked),
     };

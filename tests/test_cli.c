@@ -395,13 +395,14 @@ static void exact_tables_and_exit_codes(void **state)
     assert_usage_error(dir, "exact --all --param key-bits=2", "--all");
 }
 
-/* The checked-in exact report is what the code makes today. */
-static void checked_in_exact_report_is_current(void **state)
+/* Run 'command' into the test folder; what it writes must equal the
+   checked-in reports/examples/NAME.{md,json}. */
+static void compare_example(const char *dir, const char *command,
+                            const char *name)
 {
-    const char *dir = *state;
     char args[512];
-    snprintf(args, sizeof args, "exact --all --n 3 --quiet --markdown "
-             "%s/e.md --json %s/e.json", dir, dir);
+    snprintf(args, sizeof args, "%s --quiet --markdown %s/e.md --json "
+             "%s/e.json", command, dir, dir);
     outcome o = run(dir, args);
     assert_int_equal(o.code, 0);
     release(&o);
@@ -409,8 +410,8 @@ static void checked_in_exact_report_is_current(void **state)
     for (size_t i = 0; i < 2; i++) {
         char made[256], kept[512];
         snprintf(made, sizeof made, "%s/e.%s", dir, ext[i]);
-        snprintf(kept, sizeof kept, "%s/reports/examples/exact-3-cards.%s",
-                 SB_SOURCE_DIR, ext[i]);
+        snprintf(kept, sizeof kept, "%s/reports/examples/%s.%s",
+                 SB_SOURCE_DIR, name, ext[i]);
         char *a = slurp(made), *b = slurp(kept);
         if (strcmp(a, b) != 0)
             print_error("%s differs from what the code makes: run "
@@ -419,6 +420,19 @@ static void checked_in_exact_report_is_current(void **state)
         free(a);
         free(b);
     }
+}
+
+/* The checked-in exact reports are what the code makes today (the same
+   commands as scripts/exact-examples). */
+static void checked_in_exact_reports_are_current(void **state)
+{
+    const char *dir = *state;
+    const char *const examples[][2] = {
+        { "exact --all --n 3", "exact-3-cards" },
+        { "exact --all --n 4 --kind deal", "exact-deals-4-cards" },
+    };
+    for (size_t e = 0; e < 2; e++)
+        compare_example(dir, examples[e][0], examples[e][1]);
 }
 
 /* A fresh temporary folder for each test's files, handed over as state. */
@@ -457,7 +471,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(seeds_are_decimal_or_hex, setup, teardown),
         cmocka_unit_test(full_stdout_is_an_error),
         cmocka_unit_test_setup_teardown(exact_tables_and_exit_codes, setup, teardown),
-        cmocka_unit_test_setup_teardown(checked_in_exact_report_is_current, setup, teardown),
+        cmocka_unit_test_setup_teardown(checked_in_exact_reports_are_current, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -276,6 +276,58 @@ static void stuck_words_end_with_an_error(void **state)
     assert_int_equal(sb_src_error(&src), SB_ERANGE);
 }
 
+/* reseed32:NAME re-seeds NAME with a fresh 32-bit seed before every
+   sample: each sample's draws are NAME's stream from that seed alone, so
+   at most 2^32 different samples can ever appear. */
+static void reseed32_restarts_the_generator_every_sample(void **state)
+{
+    (void)state;
+    uint32_t seeds[2][20];
+    for (int k = 0; k < 2; k++) {
+        sb_rng *rng;
+        sb_src src;
+        assert_int_equal(sb_rng_open(&rng, "reseed32:mt19937", 9), SB_OK);
+        assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
+        assert_non_null(sb_src_gsl_rng(&src));
+        gsl_rng *ref = gsl_rng_alloc(gsl_rng_mt19937);
+        for (int s = 0; s < 20; s++) {
+            sb_src_begin_sample(&src);
+            seeds[k][s] = sb_rng_last_reseed(rng);
+            gsl_rng_set(ref, seeds[k][s]);
+            for (int i = 0; i < 5; i++)
+                assert_true(sb_draw_bits(&src, 32) == gsl_rng_get(ref));
+        }
+        gsl_rng_free(ref);
+        sb_rng_close(rng);
+    }
+    /* The seeds come from the run's seed: the same run, the same seeds. */
+    assert_memory_equal(seeds[0], seeds[1], sizeof seeds[0]);
+    /* ... and they vary: 20 equal seeds from a fair 32-bit source has
+       probability 2^-608. */
+    int varied = 0;
+    for (int s = 1; s < 20; s++)
+        varied |= seeds[0][s] != seeds[0][0];
+    assert_true(varied);
+
+    /* With the fast generator inside, a sample is the stream of its seed. */
+    sb_rng *rng;
+    sb_src src, ref;
+    assert_int_equal(sb_rng_open(&rng, "reseed32:xoshiro256", 3), SB_OK);
+    assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
+    assert_null(sb_src_gsl_rng(&src));
+    for (int s = 0; s < 5; s++) {
+        sb_src_begin_sample(&src);
+        sb_src_fast(&ref, sb_rng_last_reseed(rng), 0);
+        for (int i = 0; i < 5; i++)
+            assert_true(sb_draw_below(&src, 1000003)
+                        == sb_draw_below(&ref, 1000003));
+    }
+    sb_rng_close(rng);
+    assert_int_equal(sb_rng_open(&rng, "reseed32:nope", 1), SB_ENOTFOUND);
+    assert_int_equal(sb_rng_open(&rng, "reseed32:reseed32:mt19937", 1),
+                     SB_ENOTFOUND);
+}
+
 static void unknown_source_is_refused(void **state)
 {
     (void)state;
@@ -300,6 +352,7 @@ int main(void)
         cmocka_unit_test(gsl_backend_is_gsl_stream),
         cmocka_unit_test(gsl_odd_range_words),
         cmocka_unit_test(stuck_words_end_with_an_error),
+        cmocka_unit_test(reseed32_restarts_the_generator_every_sample),
         cmocka_unit_test(unknown_source_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -106,7 +106,7 @@ typedef struct sb_shuffle_type {
     /* Optional: check a combination of n and parameters that each pass
        alone (a deal whose hands x hand-size is not n, a draw of more than
        n cards).  Returns SB_OK, or SB_EINVAL with a one-line reason in
-       'why'. */
+       'why' that reads after the algorithm's name ("deals 4 hands ..."). */
     int (*check)(const sb_shuffle_args *a, char *why, size_t len);
     /* Optional: change the parameters to the nearest ones that suit a->n
        when the defaults do not (used where nobody chose them, as in
@@ -144,7 +144,9 @@ typedef struct sb_shuffle_type {
     void (*reset)(void *state, const sb_shuffle_args *a);
     void (*free)(void *state);
     /* Write one sample into 'out' (sample_len values), drawing only from
-       'src'.  'state' is NULL when init is NULL.  Returns SB_OK.  It must
+       'src'.  'state' is NULL when init is NULL.  Returns SB_OK, or a
+       status when the source cannot serve it (the run then stops with an
+       error and reports nothing partial as valid).  It must
        not allocate: exact mode may abandon a run in the middle of a draw
        (a path cut at the depth limit), so scratch space belongs in the
        state made by init. */

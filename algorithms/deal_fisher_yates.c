@@ -1,0 +1,58 @@
+/*
+ * deal-fisher-yates - shuffle, then deal round the table.
+ *
+ * Shuffle the deck with Durstenfeld's Fisher-Yates, then deal it as a
+ * dealer does: the card at position p goes to hand p mod H.  Every order
+ * of the deck has probability 1/n!, and each deal (a split of the cards
+ * into hands of s = n/H) is the image of exactly (s!)^H orders, so every
+ * deal has probability (s!)^H / n!: uniform.  Fair.
+ *
+ * Source: Durstenfeld, CACM 7(7), 1964; dealing as at the card table.
+ */
+#include <stdlib.h>
+
+#include "shufflebias/shuffle.h"
+#include "shufflebias/status.h"
+#include "algorithms/deal.h"
+#include "algorithms/deck.h"
+
+/* The shuffled deck, before it is dealt. */
+static int init(void **state, const sb_shuffle_args *a)
+{
+    *state = malloc((a->n ? a->n : 1) * sizeof(sb_card));
+    return *state ? SB_OK : SB_ENOMEM;
+}
+
+static int run(void *state, const sb_shuffle_args *a, sb_src *src,
+               sb_card *out)
+{
+    sb_card *deck = state;
+    const size_t hands = sb_deal_hands(a);
+    sb_deck_identity(deck, a->n);
+    for (size_t i = a->n; i-- > 1;)
+        sb_deck_swap(deck, i, (size_t)sb_below(src, i + 1));
+    for (size_t p = 0; p < a->n; p++)
+        out[deck[p]] = (sb_card)(p % hands);
+    return SB_OK;
+}
+
+/* The Fisher-Yates draws: n! paths. */
+static uint64_t paths(const sb_shuffle_args *a)
+{
+    return sb_paths_range(2, a->n);
+}
+
+const sb_shuffle_type sb_shuffle_deal_fisher_yates = {
+    .name = "deal-fisher-yates",
+    .summary = "shuffle with Fisher-Yates, then deal round the table: "
+               "position p to hand p mod H",
+    .source = "Durstenfeld, CACM 7(7) 1964; dealing at the card table",
+    .bias = "Every deal is the image of the same number of equally likely "
+            "orders, so every deal is equally likely.",
+    SB_DEAL_FIELDS,
+    .literature = SB_LIT_UNIFORM,
+    .init = init,
+    .free = free,
+    .exact_paths = paths,
+    .run = run,
+};
