@@ -262,7 +262,13 @@ static void bad_input_is_a_clear_error(void **state)
 {
     const char *dir = *state;
     assert_usage_error(dir, "test fisher-yate", "unknown algorithm 'fisher-yate'");
-    assert_usage_error(dir, "test fisher-yate", "fisher-yates, naive-swap");
+    assert_usage_error(dir, "test fisher-yate",
+                       "fisher-yates, fisher-yates-forward");
+    assert_usage_error(dir, "test deal-random-hand --n 50",
+                       "4 hands of 13 cards = 52 cards, but n is 50");
+    assert_usage_error(dir, "test partial-deal --n 5", "k must be at most n");
+    assert_usage_error(dir, "test fisher-yates --rng reseed32:nope",
+                       "unknown randomness source 'reseed32:nope'");
     assert_usage_error(dir, "test fisher-yates --n 0", "invalid --n '0'");
     assert_usage_error(dir, "test fisher-yates --n 70000", "invalid --n '70000'");
     assert_usage_error(dir, "test fisher-yates-mod --n 40000",
@@ -380,6 +386,18 @@ static void exact_tables_and_exit_codes(void **state)
     assert_int_equal(o.code, 1);
     assert_non_null(strstr(o.out, "ABC    5/16"));
     release(&o);
+    /* The flawed deal at two hands of two (tests/test_algorithms.c derives
+       these by hand), and its fix. */
+    o = run(dir, "exact deal-random-hand --n 4 --param hands=2 "
+                 "--param hand-size=2");
+    assert_int_equal(o.code, 1);
+    assert_non_null(strstr(o.out, "AB|CD  1/4"));
+    assert_non_null(strstr(o.out, "AC|BD  1/8"));
+    release(&o);
+    o = run(dir, "exact deal-weighted-hand --n 4 --param hands=2 "
+                 "--param hand-size=2");
+    assert_int_equal(o.code, 0);
+    release(&o);
     o = run(dir, "exact fisher-yates --n 7 --json -");
     assert_int_equal(o.code, 0);
     json_t *j = parse_json(o.out);
@@ -393,6 +411,9 @@ static void exact_tables_and_exit_codes(void **state)
                        "387420489 paths");
     assert_usage_error(dir, "exact fisher-yate", "unknown algorithm");
     assert_usage_error(dir, "exact --all --param key-bits=2", "--all");
+    assert_usage_error(dir, "exact --all --kind hand", "unknown kind 'hand'");
+    assert_usage_error(dir, "exact naive-swap --kind deal", "--kind goes with");
+    assert_usage_error(dir, "exact gsl-shuffle", "cannot be enumerated");
 }
 
 /* Run 'command' into the test folder; what it writes must equal the
