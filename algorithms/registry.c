@@ -57,6 +57,14 @@ int sb_shuffle_check(const sb_shuffle_type *t, const sb_shuffle_args *a,
     return SB_OK;
 }
 
+const char *sb_shuffle_exact_refusal(const sb_shuffle_type *t,
+                                     const sb_shuffle_args *a)
+{
+    if (t->exact_refusal)
+        return t->exact_refusal;
+    return t->exact_refusal_for ? t->exact_refusal_for(a) : NULL;
+}
+
 int sb_shuffle_fitted(const sb_shuffle_type *t, sb_shuffle_args *a,
                       char *why, size_t len)
 {
