@@ -13,6 +13,7 @@ const sb_shuffle_type *const sb_shuffle_types[] = {
     &sb_shuffle_naive_swap,
     &sb_shuffle_sattolo,
     &sb_shuffle_sort_random_keys,
+    &sb_shuffle_sort_random_comparator,
     &sb_shuffle_fisher_yates_mod,
     NULL
 };

@@ -15,6 +15,7 @@ extern const sb_shuffle_type sb_shuffle_fisher_yates;
 extern const sb_shuffle_type sb_shuffle_naive_swap;
 extern const sb_shuffle_type sb_shuffle_sattolo;
 extern const sb_shuffle_type sb_shuffle_sort_random_keys;
+extern const sb_shuffle_type sb_shuffle_sort_random_comparator;
 extern const sb_shuffle_type sb_shuffle_fisher_yates_mod;
 
 /* NULL-terminated, in the order 'list' shows them. */
