@@ -19,6 +19,7 @@ const sb_shuffle_type *const sb_shuffle_types[] = {
     &sb_shuffle_naive_swap,
     &sb_shuffle_sattolo,
     &sb_shuffle_sort_random_keys,
+    &sb_shuffle_sort_random_comparator,
     &sb_shuffle_fisher_yates_mod,
     /* draws */
     &sb_shuffle_partial_deal,
@@ -71,6 +72,14 @@ int sb_shuffle_check(const sb_shuffle_type *t, const sb_shuffle_args *a,
     if (len)
         why[0] = '\0';
     return SB_OK;
+}
+
+const char *sb_shuffle_exact_refusal(const sb_shuffle_type *t,
+                                     const sb_shuffle_args *a)
+{
+    if (t->exact_refusal)
+        return t->exact_refusal;
+    return t->exact_refusal_for ? t->exact_refusal_for(a) : NULL;
 }
 
 int sb_shuffle_fitted(const sb_shuffle_type *t, sb_shuffle_args *a,

@@ -15,6 +15,7 @@ extern const sb_shuffle_type sb_shuffle_fisher_yates;
 extern const sb_shuffle_type sb_shuffle_naive_swap;
 extern const sb_shuffle_type sb_shuffle_sattolo;
 extern const sb_shuffle_type sb_shuffle_sort_random_keys;
+extern const sb_shuffle_type sb_shuffle_sort_random_comparator;
 extern const sb_shuffle_type sb_shuffle_fisher_yates_mod;
 extern const sb_shuffle_type sb_shuffle_fisher_yates_forward;
 extern const sb_shuffle_type sb_shuffle_draw_and_fill;
@@ -47,6 +48,11 @@ void sb_shuffle_shape(const sb_shuffle_type *t, const sb_shuffle_args *a,
    one-line reason naming the algorithm in 'why'. */
 int sb_shuffle_check(const sb_shuffle_type *t, const sb_shuffle_args *a,
                      char *why, size_t len);
+
+/* Why exact mode cannot walk 't' at 'a': its exact_refusal, else what its
+   exact_refusal_for says of these parameters; NULL when it can. */
+const char *sb_shuffle_exact_refusal(const sb_shuffle_type *t,
+                                     const sb_shuffle_args *a);
 
 /* The defaults of 't' at a->n, moved by its fit when they do not suit n
    (what 'exact --all' and 'audit' run).  SB_OK, or SB_EINVAL with the

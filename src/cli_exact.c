@@ -163,8 +163,9 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
             .stop = cli->stop,
         };
         char err[512];
-        if (t->exact_refusal || (o->kind && t->kind != o->kind)
-            || sb_shuffle_fitted(t, &cfg.args, err, sizeof err) != SB_OK)
+        if ((o->kind && t->kind != o->kind)
+            || sb_shuffle_fitted(t, &cfg.args, err, sizeof err) != SB_OK
+            || sb_shuffle_exact_refusal(t, &cfg.args))
             continue;
         int rc = sb_enumerate(&cfg, &reps[m], err, sizeof err);
         if ((rc == SB_ERANGE || rc == SB_ENOTSUP) && t->exact_hint) {

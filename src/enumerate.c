@@ -190,9 +190,9 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
     const sb_shuffle_type *t = cfg->alg;
     if (sb_shuffle_check(t, &cfg->args, err, len) != SB_OK)
         return SB_EINVAL;
-    if (t->exact_refusal) {
-        snprintf(err, len, "'%s' cannot be enumerated: %s", t->name,
-                 t->exact_refusal);
+    const char *refusal = sb_shuffle_exact_refusal(t, &cfg->args);
+    if (refusal) {
+        snprintf(err, len, "'%s' cannot be enumerated: %s", t->name, refusal);
         return SB_ENOTSUP;
     }
     if (t->exact_paths) {

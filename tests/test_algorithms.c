@@ -649,7 +649,7 @@ static void params_are_parsed_and_checked(void **state)
     assert_int_equal(sb_shuffle_set_param(t, &a, "keybits=8"), SB_ENOTFOUND);
     char buf[64];
     sb_shuffle_format_params(t, &a, buf, sizeof buf);
-    assert_string_equal(buf, "key-bits=8");
+    assert_string_equal(buf, "key-bits=8,sort=merge");
 }
 
 int main(void)

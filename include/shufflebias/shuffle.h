@@ -124,6 +124,12 @@ typedef struct sb_shuffle_type {
        enumerable when its defaults are not (e.g. "key-bits=2"). */
     uint64_t (*exact_paths)(const sb_shuffle_args *a);
     const char *exact_refusal;
+    /* Optional: why exact mode must refuse these particular parameters
+       (NULL when it need not), for an algorithm of which only some
+       parameter values cannot be enumerated (one sort, of several, handed
+       to the C library).  Read with 'exact_refusal' through
+       sb_shuffle_exact_refusal (algorithms/registry.h). */
+    const char *(*exact_refusal_for)(const sb_shuffle_args *a);
     const char *exact_hint;
     /* Draws per path after which exact mode cuts a path by default, for an
        algorithm whose walk has no end (a stopping rule); 0 for the
