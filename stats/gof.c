@@ -522,3 +522,162 @@ int sb_gof_dist_result(sb_result *res, const char *name,
     }
     return SB_OK;
 }
+
+/* ---- card x group tables -----------------------------------------------
+
+   The null, derived once for every such table.  One uniform sample puts
+   the n cards into groups g = 0..G-1 of fixed sizes s_g >= 1 (summing to
+   n), every assignment equally likely; p_g = s_g / n.  Let X_cg be 1 when
+   card c is in group g.  Then E X_cg = p_g, and
+     one card:       Cov(X_cg, X_cg') = delta_gg' p_g - p_g p_g'
+                     (a card is in exactly one group: one multinomial draw);
+     cards c != c':  P(c in g, c' in g') = s_g (s_g' - delta_gg') / (n(n-1)),
+                     and since 1/(n(n-1)) - 1/n^2 = 1/(n^2 (n-1)),
+                     Cov(X_cg, X_c'g') = -(delta_gg' p_g - p_g p_g') / (n-1).
+   So Cov(X) = A (x) B: on the card side A = (n/(n-1)) (I - J/n), 1 on the
+   diagonal and -1/(n-1) off it (J the all-ones matrix); on the group side
+   the multinomial B = diag(p) - p p^T.  Pearson's X^2 divides cell (c, g)
+   by its expectation, which standardizes B into I - q q^T, q_g =
+   sqrt(p_g), |q| = 1: a projection of rank G - 1, as I - J/n is one of
+   rank n - 1.  Over N independent samples, with E_cg = N p_g,
+   (O - E)/sqrt(E) tends to a normal vector whose covariance is n/(n-1)
+   times the projection (I - J/n) (x) (I - q q^T) of rank (n-1)(G-1); so
+       X^2 (n-1)/n  ->  chi-square((n-1)(G-1)),
+   and the plain X^2 has mean exactly n(G-1) for every N (each cell gives
+   Var(O)/E = 1 - p_g, and the G groups of a card sum to G - 1).
+   The cases: the position matrix (n groups of one card), (n-1)^2; card x
+   hand with H hands of n/H cards, (n-1)(H-1) (DESIGN.md, "Statistics:
+   facts to build on"); card x slot of a k-card draw, k groups of one card
+   and the n - k cards not drawn, (n-1)k; with k = n the last group is
+   empty (no variance, E = 0): it is left out, and the table is the position
+   matrix again.  tests/test_stats.c checks both means by simulation. */
+
+/* Card c's count in column 'col' (a counted group, or the rest). */
+static uint64_t groups_count(const sb_gof_groups *g, size_t c, size_t col,
+                             uint64_t rest)
+{
+    return col < g->counted
+               ? g->counts[c * g->card_step + col * g->group_step]
+               : rest;
+}
+
+/* The rest count of card c: the samples in which it was in no counted
+   group.  Returns 0 when the counts exceed the samples (bad input). */
+static int groups_rest(const sb_gof_groups *g, size_t c, uint64_t samples,
+                       uint64_t *rest)
+{
+    uint64_t in = 0;
+    for (size_t col = 0; col < g->counted; col++) {
+        const uint64_t o = g->counts[c * g->card_step + col * g->group_step];
+        if (o > samples - in)
+            return 0;
+        in += o;
+    }
+    *rest = samples - in;
+    return 1;
+}
+
+int sb_gof_groups_result(sb_result *res, const sb_gof_groups *g,
+                         uint64_t samples, double fail_alpha)
+{
+    if (res == NULL || g == NULL || g->counts == NULL || g->n < 2
+        || g->counted == 0 || g->size == 0 || g->group == NULL
+        || g->table == NULL || g->counted > g->n / g->size)
+        return SB_EINVAL;
+    const size_t rest_size = g->n - g->counted * g->size;
+    const size_t cols = g->counted + (rest_size > 0);
+    if (cols < 2 || (rest_size > 0 && g->rest == NULL))
+        return SB_EINVAL;
+    if (samples == 0)
+        return sb_gof_not_applicable(res, "no samples");
+
+    const double N = (double)samples, n = (double)g->n;
+    const double e = N * (double)g->size / n;
+    const double e_rest = N * (double)rest_size / n;
+    double x2 = 0.0, worst = -1.0;
+    size_t worst_c = 0, worst_col = 0;
+    for (size_t c = 0; c < g->n; c++) {
+        uint64_t rest = 0;
+        if (rest_size > 0 && !groups_rest(g, c, samples, &rest))
+            return SB_EINVAL;
+        for (size_t col = 0; col < cols; col++) {
+            const double ec = col < g->counted ? e : e_rest;
+            const double d = (double)groups_count(g, c, col, rest) - ec;
+            const double contrib = d * d / ec;
+            x2 += contrib;
+            if (contrib > worst) {
+                worst = contrib;
+                worst_c = c;
+                worst_col = col;
+            }
+        }
+    }
+    const double df = (n - 1.0) * (double)(cols - 1);
+    int st = sb_gof_chisq_result(res, x2 * (n - 1.0) / n, df, samples,
+                                 fail_alpha);
+    if (st != SB_OK)
+        return st;
+
+    const int keep = g->n <= SB_GOF_TABLE_CELLS / cols;
+    if (keep) {
+        st = sb_gof_table_alloc(&res->table, g->n, cols, 0);
+        if (st != SB_OK)
+            return st;
+        for (size_t c = 0; c < g->n; c++) {
+            uint64_t rest = 0;
+            if (rest_size > 0)
+                groups_rest(g, c, samples, &rest);
+            for (size_t col = 0; col < cols; col++) {
+                res->table.observed[c * cols + col] =
+                    (double)groups_count(g, c, col, rest);
+                res->table.expected[c * cols + col] =
+                    col < g->counted ? e : e_rest;
+            }
+        }
+    }
+
+    if (rest_size > 0)
+        snprintf(res->null_desc, sizeof res->null_desc,
+                 "chi-square((n-1)(G-1) = %.0f) for x2 (n-1)/n over %s, "
+                 "%.4g expected per %s, %.4g %s", df, g->table, e, g->group,
+                 e_rest, g->rest);
+    else
+        snprintf(res->null_desc, sizeof res->null_desc,
+                 "chi-square((n-1)(G-1) = %.0f) for x2 (n-1)/n over %s, "
+                 "%.4g expected per cell", df, g->table, e);
+    char sparse[96] = "", omitted[64] = "";
+    if (e < SB_GOF_MIN_EXPECTED)
+        snprintf(sparse, sizeof sparse, "; only %.3g expected per %s: "
+                 "chi-square approximation rough", e, g->group);
+    if (!keep)
+        snprintf(omitted, sizeof omitted, "; table not kept above %u cells",
+                 SB_GOF_TABLE_CELLS);
+    snprintf(res->note, sizeof res->note,
+             "x2 scaled by (n-1)/n: rows and columns have fixed sums, so "
+             "the plain x2 (%.6g) has mean n(G-1) = %.0f%s%s", x2,
+             n * (double)(cols - 1), sparse, omitted);
+
+    if (worst > 0.0) {
+        uint64_t rest = 0;
+        if (rest_size > 0)
+            groups_rest(g, worst_c, samples, &rest);
+        const double ec = worst_col < g->counted ? e : e_rest;
+        const double o = (double)groups_count(g, worst_c, worst_col, rest);
+        const double rel = 100.0 * (o - ec) / ec;
+        char where[64], pct[32];
+        if (worst_col < g->counted)
+            snprintf(where, sizeof where, "card %zu in %s %zu", worst_c,
+                     g->group, worst_col);
+        else
+            snprintf(where, sizeof where, "card %zu %s", worst_c, g->rest);
+        sb_gof_percent(pct, sizeof pct, fabs(rel));
+        snprintf(res->effect_desc, sizeof res->effect_desc,
+                 "%s: %s%% %s often than uniform", where, pct,
+                 rel < 0 ? "less" : "more");
+    } else {
+        snprintf(res->effect_desc, sizeof res->effect_desc,
+                 "every card in every %s exactly as often as uniform",
+                 g->group);
+    }
+    return SB_OK;
+}

@@ -132,4 +132,44 @@ int sb_gof_dist_result(sb_result *res, const char *name,
                        const char *one, const char *many,
                        const char *null_desc);
 
+/* ---- card x group tables ---------------------------------------------- */
+
+/* Tables where every sample puts each of n cards into exactly one of G
+   groups, group g always holding the same number of cards: card x hand of
+   a deal (H hands of n/H cards), card x slot of a draw (k slots of one
+   card, and the n - k cards not drawn).  Such a table's plain X^2 is not
+   chi-square((n-1)(G-1)); X^2 (n-1)/n is (derivation in gof.c).
+
+   The 'counted' groups each hold 'size' cards and are read from 'counts';
+   when counted * size < n, one more group, 'rest', holds the other cards,
+   and its count for card c is the number of samples minus the card's
+   counted ones (so no accumulator counts it).  A rest of no cards (a draw
+   of the whole deck) is left out: it is always empty. */
+typedef struct sb_gof_groups {
+    size_t n;                  /* cards: the table's rows, >= 2 */
+    size_t counted;            /* groups read from 'counts', >= 1 */
+    size_t size;               /* cards in each counted group, >= 1 */
+    const uint64_t *counts;    /* card c in counted group g:
+                                  counts[c * card_step + g * group_step] */
+    size_t card_step, group_step;
+    const char *group;         /* a counted group, in words: "hand" */
+    const char *rest;          /* the rest group, in words: "not drawn" */
+    const char *table;         /* the table, in words: "card x hand" */
+} sb_gof_groups;
+
+/* Fill a begun result (sb_gof_begin) from such a table after 'samples'
+   samples: X^2 (n-1)/n referred to chi-square((n-1)(G-1)), never pooled
+   (the degrees of freedom come from the margins); the cell of largest
+   contribution in effect_desc ("card 5 in hand 2: 3.10% more often than
+   uniform", "card 0 not drawn: ..."); the n x G table when it has at most
+   SB_GOF_TABLE_CELLS cells.  No samples make the result not applicable.
+   Returns SB_OK, SB_ENOMEM, SB_ERANGE, or SB_EINVAL for a malformed
+   table (fewer than two groups, or a card counted in more samples than
+   there were). */
+int sb_gof_groups_result(sb_result *res, const sb_gof_groups *g,
+                         uint64_t samples, double fail_alpha);
+
+/* The largest card x group table copied into a result for renderers. */
+#define SB_GOF_TABLE_CELLS (1024u * 1024u)
+
 #endif /* SB_GOF_H */
