@@ -85,12 +85,6 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     return SB_OK;
 }
 
-/* A draw among the cards left for every card: n! paths. */
-static uint64_t paths(const sb_shuffle_args *a)
-{
-    return sb_paths_range(2, a->n);
-}
-
 const sb_shuffle_type sb_shuffle_deal_bitmask = {
     .name = "deal-bitmask",
     .summary = "shuffle and deal in one loop, each hand kept as one bitmask "
@@ -102,6 +96,6 @@ const sb_shuffle_type sb_shuffle_deal_bitmask = {
     .literature = SB_LIT_UNIFORM,
     .init = init,
     .free = release,
-    .exact_paths = paths,
+    .exact_paths = sb_paths_n_factorial,
     .run = run,
 };

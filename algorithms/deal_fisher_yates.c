@@ -16,13 +16,6 @@
 #include "algorithms/deal.h"
 #include "algorithms/deck.h"
 
-/* The shuffled deck, before it is dealt. */
-static int init(void **state, const sb_shuffle_args *a)
-{
-    *state = malloc((a->n ? a->n : 1) * sizeof(sb_card));
-    return *state ? SB_OK : SB_ENOMEM;
-}
-
 static int run(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out)
 {
@@ -36,12 +29,6 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     return SB_OK;
 }
 
-/* The Fisher-Yates draws: n! paths. */
-static uint64_t paths(const sb_shuffle_args *a)
-{
-    return sb_paths_range(2, a->n);
-}
-
 const sb_shuffle_type sb_shuffle_deal_fisher_yates = {
     .name = "deal-fisher-yates",
     .summary = "shuffle with Fisher-Yates, then deal round the table: "
@@ -51,8 +38,8 @@ const sb_shuffle_type sb_shuffle_deal_fisher_yates = {
             "orders, so every deal is equally likely.",
     SB_DEAL_FIELDS,
     .literature = SB_LIT_UNIFORM,
-    .init = init,
+    .init = sb_deck_state_alloc,
     .free = free,
-    .exact_paths = paths,
+    .exact_paths = sb_paths_n_factorial,
     .run = run,
 };

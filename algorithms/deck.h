@@ -4,7 +4,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "shufflebias/rng.h"
+#include <stdlib.h>
+#include "shufflebias/shuffle.h"
+#include "shufflebias/status.h"
 
 /* out[j] = j: the unshuffled deck, card 0 on top. */
 static inline void sb_deck_identity(sb_card *out, size_t n)
@@ -18,6 +20,14 @@ static inline void sb_deck_swap(sb_card *d, size_t i, size_t j)
     sb_card t = d[i];
     d[i] = d[j];
     d[j] = t;
+}
+
+/* An init for algorithms whose state is one array of n cards (a second
+   deck, or scratch); release it with free. */
+static inline int sb_deck_state_alloc(void **state, const sb_shuffle_args *a)
+{
+    *state = malloc((a->n ? a->n : 1) * sizeof(sb_card));
+    return *state ? SB_OK : SB_ENOMEM;
 }
 
 /* Path counts for exact mode, saturating at UINT64_MAX. */
@@ -34,6 +44,12 @@ static inline uint64_t sb_paths_range(uint64_t from, uint64_t to)
     for (uint64_t k = from; k <= to; k++)
         r = sb_paths_mul(r, k);
     return r;
+}
+
+/* n!: one draw among the m cards left for each m from n down to 2. */
+static inline uint64_t sb_paths_n_factorial(const sb_shuffle_args *a)
+{
+    return sb_paths_range(2, a->n);
 }
 
 static inline uint64_t sb_paths_pow(uint64_t base, uint64_t exp)

@@ -18,13 +18,6 @@
 #include "shufflebias/status.h"
 #include "algorithms/deck.h"
 
-/* The unpicked cards: one array of n, the state. */
-static int init(void **state, const sb_shuffle_args *a)
-{
-    *state = malloc((a->n ? a->n : 1) * sizeof(sb_card));
-    return *state ? SB_OK : SB_ENOMEM;
-}
-
 static int run(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out)
 {
@@ -38,12 +31,6 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     return SB_OK;
 }
 
-/* m branches for each m from n down to 1: n! paths. */
-static uint64_t paths(const sb_shuffle_args *a)
-{
-    return sb_paths_range(2, a->n);
-}
-
 const sb_shuffle_type sb_shuffle_draw_and_fill = {
     .name = "draw-and-fill",
     .summary = "draw a random unpicked card into a second array and fill "
@@ -55,8 +42,8 @@ const sb_shuffle_type sb_shuffle_draw_and_fill = {
     .literature = SB_LIT_UNIFORM,
     .n_min = 1,
     .n_max = SB_DECK_MAX,
-    .init = init,
+    .init = sb_deck_state_alloc,
     .free = free,
-    .exact_paths = paths,
+    .exact_paths = sb_paths_n_factorial,
     .run = run,
 };

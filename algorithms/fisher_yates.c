@@ -22,12 +22,6 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     return 0;
 }
 
-/* One branch of i + 1 for each i from n - 1 down to 1: n! paths. */
-static uint64_t paths(const sb_shuffle_args *a)
-{
-    return sb_paths_range(2, a->n);
-}
-
 const sb_shuffle_type sb_shuffle_fisher_yates = {
     .name = "fisher-yates",
     .summary = "Durstenfeld's in-place shuffle from the back: swap i with "
@@ -39,6 +33,6 @@ const sb_shuffle_type sb_shuffle_fisher_yates = {
     .literature = SB_LIT_UNIFORM,
     .n_min = 1,
     .n_max = SB_DECK_MAX,
-    .exact_paths = paths,
+    .exact_paths = sb_paths_n_factorial,
     .run = run,
 };

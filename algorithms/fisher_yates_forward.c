@@ -24,12 +24,6 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     return 0;
 }
 
-/* n - i branches for each i from 0 to n - 2: n! paths. */
-static uint64_t paths(const sb_shuffle_args *a)
-{
-    return sb_paths_range(2, a->n);
-}
-
 const sb_shuffle_type sb_shuffle_fisher_yates_forward = {
     .name = "fisher-yates-forward",
     .summary = "Fisher-Yates from the front: swap i with a random j in "
@@ -41,6 +35,6 @@ const sb_shuffle_type sb_shuffle_fisher_yates_forward = {
     .literature = SB_LIT_UNIFORM,
     .n_min = 1,
     .n_max = SB_DECK_MAX,
-    .exact_paths = paths,
+    .exact_paths = sb_paths_n_factorial,
     .run = run,
 };

@@ -49,12 +49,6 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     return SB_OK;
 }
 
-/* m residues for each m from n down to 2: n! paths. */
-static uint64_t paths(const sb_shuffle_args *a)
-{
-    return sb_paths_range(2, a->n);
-}
-
 const sb_shuffle_type sb_shuffle_fisher_yates_mod = {
     .name = "fisher-yates-mod",
     .summary = "Fisher-Yates drawing j = rand15() % (i+1): the modulo bias "
@@ -68,6 +62,6 @@ const sb_shuffle_type sb_shuffle_fisher_yates_mod = {
     .n_max = RAND_VALUES,
     .init = init,
     .free = free,
-    .exact_paths = paths,
+    .exact_paths = sb_paths_n_factorial,
     .run = run,
 };

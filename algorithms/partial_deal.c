@@ -37,12 +37,6 @@ static const sb_param_def params[] = {
               NULL },
 };
 
-static int init(void **state, const sb_shuffle_args *a)
-{
-    *state = malloc((a->n ? a->n : 1) * sizeof(sb_card));
-    return *state ? SB_OK : SB_ENOMEM;
-}
-
 static void reset(void *state, const sb_shuffle_args *a)
 {
     sb_deck_identity(state, a->n);
@@ -106,7 +100,7 @@ const sb_shuffle_type sb_shuffle_partial_deal = {
     .check = check,
     .fit = fit,
     .sample_len = sample_len,
-    .init = init,
+    .init = sb_deck_state_alloc,
     .reset = reset,
     .free = free,
     .exact_paths = paths,

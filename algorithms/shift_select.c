@@ -34,12 +34,6 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     return 0;
 }
 
-/* m branches for each m from n down to 2: n! paths. */
-static uint64_t paths(const sb_shuffle_args *a)
-{
-    return sb_paths_range(2, a->n);
-}
-
 const sb_shuffle_type sb_shuffle_shift_select = {
     .name = "shift-select",
     .summary = "take a random card out, shift the later cards left to close "
@@ -52,6 +46,6 @@ const sb_shuffle_type sb_shuffle_shift_select = {
     .literature = SB_LIT_UNIFORM,
     .n_min = 1,
     .n_max = SB_DECK_MAX,
-    .exact_paths = paths,
+    .exact_paths = sb_paths_n_factorial,
     .run = run,
 };

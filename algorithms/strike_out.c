@@ -42,12 +42,6 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     return SB_OK;
 }
 
-/* m branches for each m from n down to 1: n! paths. */
-static uint64_t paths(const sb_shuffle_args *a)
-{
-    return sb_paths_range(2, a->n);
-}
-
 const sb_shuffle_type sb_shuffle_strike_out = {
     .name = "strike-out",
     .summary = "pencil-and-paper Fisher-Yates: write down the k-th card not "
@@ -61,6 +55,6 @@ const sb_shuffle_type sb_shuffle_strike_out = {
     .n_max = SB_DECK_MAX,
     .init = init,
     .free = free,
-    .exact_paths = paths,
+    .exact_paths = sb_paths_n_factorial,
     .run = run,
 };
