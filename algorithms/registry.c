@@ -14,6 +14,11 @@ const sb_shuffle_type *const sb_shuffle_types[] = {
     &sb_shuffle_sattolo,
     &sb_shuffle_sort_random_keys,
     &sb_shuffle_fisher_yates_mod,
+    &sb_shuffle_riffle,
+    &sb_shuffle_inverse_riffle,
+    &sb_shuffle_riffle_until_uniform,
+    &sb_shuffle_riffle_until_uniform_forward,
+    &sb_shuffle_human_packet,
     NULL
 };
 

@@ -16,6 +16,11 @@ extern const sb_shuffle_type sb_shuffle_naive_swap;
 extern const sb_shuffle_type sb_shuffle_sattolo;
 extern const sb_shuffle_type sb_shuffle_sort_random_keys;
 extern const sb_shuffle_type sb_shuffle_fisher_yates_mod;
+extern const sb_shuffle_type sb_shuffle_riffle;
+extern const sb_shuffle_type sb_shuffle_inverse_riffle;
+extern const sb_shuffle_type sb_shuffle_riffle_until_uniform;
+extern const sb_shuffle_type sb_shuffle_riffle_until_uniform_forward;
+extern const sb_shuffle_type sb_shuffle_human_packet;
 
 /* NULL-terminated, in the order 'list' shows them. */
 extern const sb_shuffle_type *const sb_shuffle_types[];
