@@ -9,7 +9,7 @@
 #include "shufflebias/status.h"
 
 const sb_shuffle_type *const sb_shuffle_types[] = {
-    /* permutations: the fair ones, then their famous mistakes */
+    /* permutations: the fair ones, their famous mistakes, the riffles */
     &sb_shuffle_fisher_yates,
     &sb_shuffle_fisher_yates_forward,
     &sb_shuffle_draw_and_fill,
@@ -21,6 +21,11 @@ const sb_shuffle_type *const sb_shuffle_types[] = {
     &sb_shuffle_sort_random_keys,
     &sb_shuffle_sort_random_comparator,
     &sb_shuffle_fisher_yates_mod,
+    &sb_shuffle_riffle,
+    &sb_shuffle_inverse_riffle,
+    &sb_shuffle_riffle_until_uniform,
+    &sb_shuffle_riffle_until_uniform_forward,
+    &sb_shuffle_human_packet,
     /* draws */
     &sb_shuffle_partial_deal,
     /* deals */

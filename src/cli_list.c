@@ -57,23 +57,23 @@ static void list_text(void)
     printf("algorithms:\n");
     for (const sb_shuffle_type *const *p = sb_shuffle_types; *p; p++) {
         const sb_shuffle_type *t = *p;
-        printf("  %-22s %-11s %-8s %s\n", t->name, sb_kind_str(t->kind),
+        printf("  %-28s %-11s %-8s %s\n", t->name, sb_kind_str(t->kind),
                literature_str(t->literature), t->summary);
         for (size_t i = 0; i < t->n_params; i++) {
             char buf[256];
             param_str(&t->params[i], buf, sizeof buf);
-            printf("  %-22s   --param %s: %s\n", "", buf, t->params[i].help);
+            printf("  %-28s   --param %s: %s\n", "", buf, t->params[i].help);
         }
     }
     printf("\nstatistics:\n");
     for (const sb_stat_type *const *p = sb_stat_types; *p; p++) {
         char kinds[64];
         kinds_str((*p)->kinds, kinds, sizeof kinds);
-        printf("  %-22s %-11s %s\n", (*p)->name, kinds, (*p)->sees);
+        printf("  %-28s %-11s %s\n", (*p)->name, kinds, (*p)->sees);
     }
     printf("\nrandomness sources (--rng):\n");
     for (const sb_rng_info *b = sb_rng_builtin; b->name; b++)
-        printf("  %-22s %s\n", b->name, b->summary);
+        printf("  %-28s %s\n", b->name, b->summary);
     printf("  GSL generators: one stream per run, seeded once with "
            "gsl_rng_set (a 32-bit\n  seed; GSL puts its default in place "
            "of 0); outputs above the largest power\n  of two in a "

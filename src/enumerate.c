@@ -248,8 +248,11 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
         }
         if (walked == cfg->max_paths) {
             snprintf(err, len, "'%s' at n = %zu has more than %llu paths: "
-                     "raise --max-paths or lower n", t->name, cfg->args.n,
-                     (unsigned long long)cfg->max_paths);
+                     "raise --max-paths or lower n%s%s%s", t->name,
+                     cfg->args.n, (unsigned long long)cfg->max_paths,
+                     t->exact_hint ? " (or --param " : "",
+                     t->exact_hint ? t->exact_hint : "",
+                     t->exact_hint ? ")" : "");
             rc = SB_ERANGE;
             goto done;
         }
