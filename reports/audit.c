@@ -68,12 +68,12 @@ static void header_line(FILE *f, const sb_report *reps, size_t m,
 int sb_render_audit_text(FILE *f, const sb_report *reps, size_t m)
 {
     header_line(f, reps, m, "");
-    fprintf(f, "\n%-22s %-10s %-8s %-14s %-10s  %s\n", "algorithm",
+    fprintf(f, "\n%-28s %-10s %-8s %-14s %-10s  %s\n", "algorithm",
             "literature", "verdict", "lowest p from", "p (Holm)", "meaning");
     for (size_t i = 0; i < m; i++) {
         char stat[64], p[32];
         row_fields(&reps[i], stat, sizeof stat, p, sizeof p);
-        fprintf(f, "%-22s %-10s %-8s %-14s %-10s  %s\n", reps[i].run.algorithm,
+        fprintf(f, "%-28s %-10s %-8s %-14s %-10s  %s\n", reps[i].run.algorithm,
                 reps[i].run.literature ? reps[i].run.literature : "-",
                 sb_verdict_str(reps[i].verdict), stat, p,
                 agreement(&reps[i]));
