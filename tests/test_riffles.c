@@ -602,6 +602,42 @@ static void human_packet_one_pass_is_a_riffle_near_the_middle(void **state)
     }
 }
 
+/* One human riffle of 3 cards, derived by hand from the model in
+   algorithms/human_packet.c.  The cut is floor(3/2) + d for d = -2..2,
+   clamped to 1..2: 1 card on top with weight 1 + 4 + 6 = 11 of 16, 2 with
+   4 + 1 = 5.  Which hand drops first is a fair coin; a hand of two drops
+   one card (weight 40) or both (27 + 15 + 9 + 5 + 3 + 1 = 60), and the
+   pile is built from the bottom up.
+   Cut 1 (A | BC): A first, then BC on it: BCA (1/2).  BC's hand first:
+   C alone (2/5), then A, then B: BAC; or BC together (3/5), then A on
+   top: ABC.  So BCA 1/2, BAC 1/5, ABC 3/10.
+   Cut 2 (AB | C): AB's hand first: B alone (2/5), then C, then A: ACB; or
+   AB together (3/5), then C: CAB.  C first, then AB on it: ABC (1/2).  So
+   ACB 1/5, CAB 3/10, ABC 1/2.
+   Altogether ABC 11/16 x 3/10 + 5/16 x 1/2 = 29/80, ACB 5/16 x 1/5 = 1/16,
+   BAC 11/16 x 1/5 = 11/80, BCA 11/32, CAB 5/16 x 3/10 = 3/32, and CBA never
+   (a riffle of two packets reverses nothing). */
+static void human_packet_one_pass_of_three_cards(void **state)
+{
+    (void)state;
+    const char *params[] = { "passes=1", NULL };
+    sb_exact_report rep;
+    walk(&sb_shuffle_human_packet, 3, params, 0, &rep);
+    const char *want[5][2] = { { "ABC", "29/80" }, { "ACB", "1/16" },
+                               { "BAC", "11/80" }, { "BCA", "11/32" },
+                               { "CAB", "3/32" } };
+    assert_int_equal(rep.n_outcomes, 5);
+    for (size_t i = 0; i < 5; i++) {
+        const sb_card *d = rep.outcomes[i].sample;
+        char order[4] = { (char)('A' + d[0]), (char)('A' + d[1]),
+                          (char)('A' + d[2]), '\0' };
+        assert_string_equal(order, want[i][0]);
+        assert_string_equal(rep.outcomes[i].fraction, want[i][1]);
+    }
+    assert_int_equal(rep.verdict, SB_EXACT_BIASED);
+    sb_exact_report_release(&rep);
+}
+
 static void human_packet_rejects_impossible_weights(void **state)
 {
     (void)state;
@@ -653,6 +689,7 @@ int main(void)
         cmocka_unit_test(stopping_rule_stops_at_its_cap),
         cmocka_unit_test(human_packet_single_cards_make_perfect_shuffles),
         cmocka_unit_test(human_packet_one_pass_is_a_riffle_near_the_middle),
+        cmocka_unit_test(human_packet_one_pass_of_three_cards),
         cmocka_unit_test(human_packet_rejects_impossible_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
