@@ -333,6 +333,40 @@ static void full_stdout_is_an_error(void **state)
     assert_int_equal(WEXITSTATUS(status), 2);
 }
 
+/* An algorithm's own count reaches the report: the passes the stopping
+   rule took, in the text and in the JSON. */
+static void tally_is_reported(void **state)
+{
+    const char *dir = *state;
+    outcome o = run(dir, "test riffle-until-uniform --n 8 --samples 2000 "
+                         "--seed 3");
+    assert_non_null(strstr(o.out, "passes"));
+    assert_non_null(strstr(o.out, "per sample"));
+    release(&o);
+    o = run(dir, "test riffle-until-uniform --n 8 --samples 2000 --seed 3 "
+                 "--json -");
+    json_t *j = parse_json(o.out);
+    json_t *t = json_object_get(j, "tally");
+    assert_string_equal(json_string_value(json_object_get(t, "name")),
+                        "passes");
+    assert_int_equal(json_integer_value(json_object_get(t, "samples")), 2000);
+    /* 8 cards need at least 3 passes for 8 distinct 3-bit labels. */
+    assert_true(json_real_value(json_object_get(t, "mean")) >= 3.0);
+    json_decref(j);
+    release(&o);
+    /* reseed32 runs end to end and is named in the report.  2000 decks
+       are far too few to see its 2^32 seeds, so the verdict is a pass
+       (false alarm at most 1e-3 per run, fixed seed). */
+    o = run(dir, "test fisher-yates --n 8 --samples 2000 --seed 3 "
+                 "--rng reseed32:mt19937 --json -");
+    assert_int_equal(o.code, 0);
+    j = parse_json(o.out);
+    assert_string_equal(json_string_value(json_object_get(j, "rng")),
+                        "reseed32:mt19937");
+    json_decref(j);
+    release(&o);
+}
+
 static void audit_writes_its_reports(void **state)
 {
     const char *dir = *state;
@@ -488,6 +522,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(json_to_file_and_samples_suffixes, setup, teardown),
         cmocka_unit_test_setup_teardown(a_fresh_seed_is_printed, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_input_is_a_clear_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(tally_is_reported, setup, teardown),
         cmocka_unit_test_setup_teardown(audit_writes_its_reports, setup, teardown),
         cmocka_unit_test_setup_teardown(seeds_are_decimal_or_hex, setup, teardown),
         cmocka_unit_test(full_stdout_is_an_error),
