@@ -47,23 +47,12 @@ static const sb_param_def params[] = {
     [P_PASSES] = SB_RIFFLE_PASSES_PARAM,
 };
 
-static int init(void **state, const sb_shuffle_args *a)
-{
-    return sb_riffle_init(state, a->n, 1);
-}
-
 static int run(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out)
 {
     sb_riffle_repeat(state, a, a->param[P_PASSES], src, out,
                      sb_riffle_pass_forward);
     return SB_OK;
-}
-
-/* n bits per pass: 2^(n * passes) paths. */
-static uint64_t paths(const sb_shuffle_args *a)
-{
-    return sb_paths_pow(2, (uint64_t)a->n * (uint64_t)a->param[P_PASSES]);
 }
 
 const sb_shuffle_type sb_shuffle_riffle = {
@@ -83,9 +72,9 @@ const sb_shuffle_type sb_shuffle_riffle = {
     .n_max = SB_DECK_MAX,
     .params = params,
     .n_params = sizeof params / sizeof params[0],
-    .init = init,
+    .init = sb_riffle_init_passes,
     .free = sb_riffle_free,
-    .exact_paths = paths,
+    .exact_paths = sb_riffle_passes_paths,
     .exact_hint = "passes=2",
     .run = run,
 };

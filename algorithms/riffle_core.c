@@ -228,3 +228,18 @@ void sb_riffle_until(sb_riffle_state *st, const sb_shuffle_args *a,
         memcpy(out, cur, n * sizeof *out);
     sb_tally_add(&st->tally, t);
 }
+
+int sb_riffle_init_passes(void **state, const sb_shuffle_args *a)
+{
+    return sb_riffle_init(state, a->n, 1);
+}
+
+int sb_riffle_init_until(void **state, const sb_shuffle_args *a)
+{
+    return sb_riffle_init(state, a->n, SB_RIFFLE_UNTIL_CAP);
+}
+
+uint64_t sb_riffle_passes_paths(const sb_shuffle_args *a)
+{
+    return sb_paths_pow(2, (uint64_t)a->n * (uint64_t)a->param[0]);
+}

@@ -56,6 +56,15 @@ typedef struct sb_riffle_state {
 int sb_riffle_init(void **state, size_t n, size_t kept);
 void sb_riffle_free(void *state);
 
+/* For the riffles repeated a fixed number of times, whose first parameter
+   is 'passes': their init (one bit string kept), and their exact path
+   count, n fair bits per pass: 2^(n * passes). */
+int sb_riffle_init_passes(void **state, const sb_shuffle_args *a);
+/* The init of the two that riffle until a stopping rule: room for
+   SB_RIFFLE_UNTIL_CAP bit strings and the label groups. */
+int sb_riffle_init_until(void **state, const sb_shuffle_args *a);
+uint64_t sb_riffle_passes_paths(const sb_shuffle_args *a);
+
 /* Copy of the passes tallied so far. */
 void sb_riffle_tally(const void *state, sb_tally *out);
 

@@ -38,11 +38,6 @@
 #include "shufflebias/status.h"
 #include "algorithms/riffle_core.h"
 
-static int init(void **state, const sb_shuffle_args *a)
-{
-    return sb_riffle_init(state, a->n, SB_RIFFLE_UNTIL_CAP);
-}
-
 static int run(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out)
 {
@@ -63,7 +58,7 @@ const sb_shuffle_type sb_shuffle_riffle_until_uniform = {
     .literature = SB_LIT_UNIFORM,
     .n_min = 1,
     .n_max = SB_DECK_MAX,
-    .init = init,
+    .init = sb_riffle_init_until,
     .free = sb_riffle_free,
     .exact_depth = 9,
     .tally_name = "passes",
