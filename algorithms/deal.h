@@ -16,11 +16,12 @@ enum { SB_DEAL_HANDS, SB_DEAL_HAND_SIZE, SB_DEAL_N_PARAMS };
 /* hands (default 4) and hand-size (default 13): bridge. */
 extern const sb_param_def sb_deal_params[SB_DEAL_N_PARAMS];
 
-/* The type fields every deal shares: parameters, check, fit, hands. */
+/* The type fields every deal shares: parameters, fit, hands.  Each deal
+   sets .check itself (sb_deal_check, or its own that calls it). */
 #define SB_DEAL_FIELDS                                                      \
     .kind = SB_KIND_DEAL, .n_min = 1, .n_max = SB_DECK_MAX,                 \
     .params = sb_deal_params, .n_params = SB_DEAL_N_PARAMS,                 \
-    .check = sb_deal_check, .fit = sb_deal_fit, .hands = sb_deal_hands
+    .fit = sb_deal_fit, .hands = sb_deal_hands
 
 /* SB_OK when hands x hand-size = n, else SB_EINVAL and the reason. */
 int sb_deal_check(const sb_shuffle_args *a, char *why, size_t len);

@@ -17,6 +17,7 @@
  * ("ShuffleAndDeal", PowerBASIC), after the ACBL's flawed routine.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "shufflebias/shuffle.h"
@@ -25,6 +26,10 @@
 #include "algorithms/deck.h"
 
 #define SUIT 13u   /* cards per suit: ranks 0..12 in each 16-bit mask */
+/* Masks (hands x suits) a deal may keep: 2 MiB.  The routine is built for
+   a few hands; thousands of one-card hands would clear and read millions
+   of masks for every deal. */
+#define MASKS_MAX (1u << 20)
 
 typedef struct deal_state {
     sb_card *undealt;     /* the cards not yet dealt, n */
@@ -85,6 +90,19 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     return SB_OK;
 }
 
+static int check(const sb_shuffle_args *a, char *why, size_t len)
+{
+    if (sb_deal_check(a, why, len) != SB_OK)
+        return SB_EINVAL;
+    const size_t suits = (a->n + SUIT - 1) / SUIT, hands = sb_deal_hands(a);
+    if (hands * suits <= MASKS_MAX)
+        return SB_OK;
+    snprintf(why, len, "keeps one mask per hand and suit: %zu hands x %zu "
+             "suits is over %u (deal-fisher-yates has no such limit)",
+             hands, suits, MASKS_MAX);
+    return SB_EINVAL;
+}
+
 const sb_shuffle_type sb_shuffle_deal_bitmask = {
     .name = "deal-bitmask",
     .summary = "shuffle and deal in one loop, each hand kept as one bitmask "
@@ -93,6 +111,7 @@ const sb_shuffle_type sb_shuffle_deal_bitmask = {
     .bias = "Each card dealt is a uniform choice among those left, so every "
             "deal is equally likely.",
     SB_DEAL_FIELDS,
+    .check = check,
     .literature = SB_LIT_UNIFORM,
     .init = init,
     .free = release,

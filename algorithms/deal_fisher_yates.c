@@ -37,6 +37,7 @@ const sb_shuffle_type sb_shuffle_deal_fisher_yates = {
     .bias = "Every deal is the image of the same number of equally likely "
             "orders, so every deal is equally likely.",
     SB_DEAL_FIELDS,
+    .check = sb_deal_check,
     .literature = SB_LIT_UNIFORM,
     .init = sb_deck_state_alloc,
     .free = free,

@@ -64,6 +64,7 @@ const sb_shuffle_type sb_shuffle_deal_random_hand = {
             "late cards cluster in the hands that fill last: suit patterns and"
             " pairs of cards in one hand are skewed.",
     SB_DEAL_FIELDS,
+    .check = sb_deal_check,
     .literature = SB_LIT_BIASED,
     .init = init,
     .free = free,

@@ -50,6 +50,7 @@ const sb_shuffle_type sb_shuffle_deal_weighted_hand = {
     .bias = "Each card goes to a hand with exactly the chance a shuffled "
             "deck gives, so every deal is equally likely.",
     SB_DEAL_FIELDS,
+    .check = sb_deal_check,
     .literature = SB_LIT_UNIFORM,
     .init = init,
     .free = free,

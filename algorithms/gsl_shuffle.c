@@ -58,10 +58,11 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     sb_deck_identity(out, a->n);
     gsl_rng *native = sb_src_gsl_rng(src);
     if (native) {
-        /* gsl_rng_uniform_int cannot draw beyond the generator's range
-           (it would fail and return 0 with the error handler off). */
-        if (a->n > 1 && a->n - 1 > gsl_rng_max(native) - gsl_rng_min(native))
-            return SB_ERANGE;
+        /* gsl_ran_shuffle asks gsl_rng_uniform_int for up to n values,
+           which fails (returning 0, with the error handler off) when n
+           exceeds the generator's range max - min. */
+        if (a->n > gsl_rng_max(native) - gsl_rng_min(native))
+            return SB_ENOTSUP;
         gsl_ran_shuffle(native, out, a->n, sizeof *out);
         return SB_OK;
     }

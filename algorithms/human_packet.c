@@ -115,7 +115,7 @@ static int check(const sb_shuffle_args *a, char *why, size_t len)
     long cut = 0, packet = 0;
     for (size_t i = P_CUT; i < P_COUNT; i++) {
         if (a->param[i] < 0 || a->param[i] > WEIGHT_MAX) {
-            snprintf(why, len, "'human-packet' weight %s = %ld is outside "
+            snprintf(why, len, "weight %s = %ld is outside "
                      "0..%d", params[i].name, a->param[i], WEIGHT_MAX);
             return SB_EINVAL;
         }
@@ -125,7 +125,7 @@ static int check(const sb_shuffle_args *a, char *why, size_t len)
             packet += a->param[i];
     }
     if (cut == 0 || packet == 0) {
-        snprintf(why, len, "'human-packet' needs some nonzero %s weight",
+        snprintf(why, len, "needs some nonzero %s weight",
                  cut == 0 ? "cut" : "packet");
         return SB_EINVAL;
     }

@@ -27,7 +27,7 @@
  * source gets there; the deck is then dealt as it is.
  *
  * Exact mode cannot end every path (T has no bound), so it cuts paths
- * after exact_depth draws: 9 riffles of up to 64 cards (one draw each),
+ * after exact_depth draws: 9 riffles of up to 63 cards (one draw each),
  * about a million paths at 3 cards, walked in a second or two.  At 3
  * cards the six orders then hold exactly 43435/262144 each, and the
  * unexplored mass is P(T > 9) = 1 - 512 * 511 * 510 / 2^27 = 767/131072:

@@ -204,7 +204,7 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
 static int check(const sb_shuffle_args *a, char *why, size_t len)
 {
     if (a->param[P_SORT] == SORT_QSORT && a->n > QSORT_N_MAX) {
-        snprintf(why, len, "'sort-random-comparator' with sort=qsort takes at "
+        snprintf(why, len, "with sort=qsort takes at "
                  "most %zu cards (more than 1023 bytes and glibc's qsort "
                  "may fall back on a sort that an inconsistent comparator "
                  "drives off the array), not %zu", (size_t)QSORT_N_MAX, a->n);

@@ -16,6 +16,7 @@
 #include "shufflebias/status.h"
 #include "src/rng.h"
 #include "src/runner.h"
+#include "stats/registry.h"
 
 #define AUDIT_SEED 20261121u   /* fixed, so that the audit is reproducible */
 
@@ -107,7 +108,17 @@ static int audit_one(const sb_cli *cli, const audit_options *o,
     char why[256];
     if (sb_shuffle_fitted(t, &cfg.args, why, sizeof why) != SB_OK) {
         if (!o->quiet)
-            fprintf(stderr, "shufflebias: skipping %s\n", why);
+            fprintf(stderr, "shufflebias: skipping: %s\n", why);
+        return 1;
+    }
+    sb_shape shape;
+    const sb_stat_type *stats[32];
+    sb_shuffle_shape(t, &cfg.args, &shape);
+    if (sb_stat_defaults(&shape, stats, 32) == 0) {
+        if (!o->quiet)
+            fprintf(stderr, "shufflebias: skipping '%s': no statistic "
+                    "applies to %s samples of n = %zu\n", t->name,
+                    sb_kind_str(shape.kind), shape.n);
         return 1;
     }
     return sb_cli_run(&cfg, NULL, o->quiet, rep) == 0 ? 0 : -1;

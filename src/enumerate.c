@@ -167,8 +167,10 @@ static void run_path(const sb_shuffle_type *t, void *state,
                      const sb_shuffle_args *args, sb_src *src, sb_card *out)
 {
     walk *k = src->impl;
-    if (setjmp(k->abandon) == 0)
-        t->run(state, args, src, out);
+    if (setjmp(k->abandon) == 0 && t->run(state, args, src, out) != SB_OK) {
+        k->status = SB_EINVAL;
+        k->why = "the algorithm reported an error on one of its paths";
+    }
 }
 
 static void describe(const sb_enum_config *cfg, sb_exact_report *rep,
@@ -248,11 +250,13 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
         }
         if (walked == cfg->max_paths) {
             snprintf(err, len, "'%s' at n = %zu has more than %llu paths: "
-                     "raise --max-paths or lower n%s%s%s", t->name,
+                     "raise --max-paths or lower n%s%s%s%s", t->name,
                      cfg->args.n, (unsigned long long)cfg->max_paths,
                      t->exact_hint ? " (or --param " : "",
                      t->exact_hint ? t->exact_hint : "",
-                     t->exact_hint ? ")" : "");
+                     t->exact_hint ? ")" : "",
+                     t->exact_depth ? ", or cut the walk sooner with "
+                                      "--max-depth" : "");
             rc = SB_ERANGE;
             goto done;
         }

@@ -17,11 +17,15 @@
  *   lcg32       a full-period 32-bit LCG, state = state * 1664525 +
  *               1013904223 (Numerical Recipes), all 32 state bits output.
  *   reseed32:NAME  the generator NAME re-seeded before every sample with a
- *               fresh 32-bit seed (drawn from the fast generator's stream
- *               of the chunk): the common "seed from the clock for each
- *               deal" pattern.  However good NAME is, at most 2^32 distinct
- *               samples can ever appear, and the same seed gives the same
- *               deck, which the collisions test sees.
+ *               fresh 32-bit seed (drawn from one fast-generator stream
+ *               keyed by the run's seed): the common "seed from the clock
+ *               for each deal" pattern.  However good NAME is, at most 2^32
+ *               distinct samples can ever appear, and the same seed gives
+ *               the same deck, which a test of repeated decks can see.
+ *               The per-sample seeds are not screened: a seed that leaves
+ *               NAME stuck (one in 2^32 for minstd) is part of the
+ *               weakness modelled, and the stuck-source check still ends
+ *               such a run with an error.
  *
  * Every backend but the fast one draws through the generic word-based
  * functions below: bits from the high end of each word (an LCG's low bits
@@ -223,7 +227,8 @@ static void reseed_begin(sb_src *src)
 
 /* The draws go to the inner generator; its errors become the source's. */
 #define INNER(src) (&((sb_rng *)(src)->impl)->inner_src)
-#define PASS_ERROR(src) ((src)->error = INNER(src)->error)
+#define PASS_ERROR(src) \
+    ((src)->error = (src)->error ? (src)->error : INNER(src)->error)
 
 static uint64_t reseed_below(sb_src *src, uint64_t n)
 {

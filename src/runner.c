@@ -35,6 +35,7 @@ typedef struct run_state {
     void *alg_state;
     void **acc;            /* one accumulator per statistic */
     sb_card *block;        /* BLOCK_SAMPLES samples */
+    int alg_status;        /* what a failed run() returned, else SB_OK */
 } run_state;
 
 static void release(const sb_run_config *cfg, run_state *s)
@@ -112,8 +113,10 @@ static uint64_t run_chunk(const sb_run_config *cfg, const sb_shape *shape,
             sb_src_begin_sample(&src);
             int st = cfg->alg->run(s->alg_state, &cfg->args, &src,
                                    s->block + k * shape->len);
-            if (st != SB_OK && src.error == SB_OK)
-                src.error = st;
+            if (st != SB_OK) {
+                s->alg_status = *rc = st;
+                return done;
+            }
         }
         if (src.error != SB_OK) {
             *rc = src.error;
@@ -148,6 +151,13 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
                       ? cfg->samples - done : SB_CHUNK_SAMPLES;
         uint64_t got = run_chunk(cfg, &shape, &s, chunk, want, &rc);
         done += got;
+        if (s.alg_status != SB_OK) {
+            snprintf(err, len, "cannot run at n = %zu on the source '%s' "
+                     "(%s): the source cannot serve a deck this size", n,
+                     cfg->rng, sb_status_str(s.alg_status));
+            release(cfg, &s);
+            return rc;
+        }
         if (rc == SB_ERANGE) {
             snprintf(err, len, "randomness source '%s' got stuck after %llu "
                      "samples: its outputs stopped varying", cfg->rng,

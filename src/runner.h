@@ -39,8 +39,10 @@ typedef struct sb_run_config {
 /* Run 'cfg' and fill 'rep' (results allocated; release with
    sb_report_release).  On error returns a status and writes a one-line
    lowercase reason into 'err':  SB_ENOTFOUND (unknown rng), SB_EINVAL (a
-   statistic that does not apply), SB_ENOTSUP (a draw the source cannot
-   make), SB_ENOMEM.  An interrupted run returns SB_OK with
+   statistic that does not apply, or n and parameters the algorithm
+   refuses), SB_ENOTSUP (a draw the source cannot make), SB_ERANGE (a
+   source that got stuck), SB_ENOMEM; or the status a run of the algorithm
+   returned (such as gsl-shuffle on a generator with too small a range).  An interrupted run returns SB_OK with
    rep->run.partial set. */
 int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len);
 

@@ -416,13 +416,17 @@ static void gsl_shuffle_is_gsl_ran_shuffle(void **state)
     gsl_rng_free(ref);
     sb_rng_close(rng);
 
-    /* GSL's 'uni' draws 0 .. 32766: too few values for a 40000-card deck. */
+    /* GSL's 'uni' draws 0 .. 32766: gsl_rng_uniform_int(r, m) serves
+       m <= 32766, so a 32766-card deck is dealt and a 32767-card one is
+       refused. */
     assert_int_equal(sb_rng_open(&rng, "uni", 11), SB_OK);
     assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
-    a.n = 40000;
-    sb_card *big = malloc(a.n * sizeof *big);
+    sb_card *big = malloc(32767 * sizeof *big);
+    a.n = 32766;
+    assert_int_equal(sb_shuffle_gsl_shuffle.run(NULL, &a, &src, big), SB_OK);
+    a.n = 32767;
     assert_int_equal(sb_shuffle_gsl_shuffle.run(NULL, &a, &src, big),
-                     SB_ERANGE);
+                     SB_ENOTSUP);
     free(big);
     sb_rng_close(rng);
 }

@@ -267,6 +267,8 @@ static void bad_input_is_a_clear_error(void **state)
     assert_usage_error(dir, "test deal-random-hand --n 50",
                        "4 hands of 13 cards = 52 cards, but n is 50");
     assert_usage_error(dir, "test partial-deal --n 5", "k must be at most n");
+    assert_usage_error(dir, "test gsl-shuffle --rng uni --n 32767 --samples 10",
+                       "cannot run at n = 32767 on the source 'uni'");
     assert_usage_error(dir, "test fisher-yates --rng reseed32:nope",
                        "unknown randomness source 'reseed32:nope'");
     assert_usage_error(dir, "test fisher-yates --n 0", "invalid --n '0'");
