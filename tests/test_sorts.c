@@ -22,6 +22,7 @@
 #include "src/rng.h"
 #include "src/runner.h"
 #include "stats/exact.h"
+#include "stats/nulls.h"
 #include "stats/registry.h"
 
 #define MAX_N 6
@@ -83,32 +84,14 @@ static void assert_three(const sb_exact_report *rep, const char *const want[6])
     }
 }
 
-/* Lexicographic rank of a permutation of n <= MAX_N cards. */
-static size_t rank(const sb_card *d, size_t n)
-{
-    size_t r = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t smaller = 0;
-        for (size_t j = i + 1; j < n; j++)
-            smaller += d[j] < d[i];
-        r = r * (n - i) + smaller;
-    }
-    return r;
-}
-
-static size_t factorial(size_t n)
-{
-    return n <= 1 ? 1 : n * factorial(n - 1);
-}
-
 /* The walk's probabilities against brute-force ones, order by order. */
 static void assert_same_law(const sb_exact_report *rep, size_t n,
                             const double *want)
 {
     double got[MAX_ORDERS] = { 0 };
     for (size_t i = 0; i < rep->n_outcomes; i++)
-        got[rank(rep->outcomes[i].sample, n)] = rep->outcomes[i].probability;
-    for (size_t r = 0; r < factorial(n); r++) {
+        got[(size_t)sb_null_perm_rank(rep->outcomes[i].sample, n)] = rep->outcomes[i].probability;
+    for (size_t r = 0; r < (size_t)sb_null_factorial(n); r++) {
         if (!(fabs(got[r] - want[r]) <= 1e-12 * fmax(got[r], want[r])))
             print_error("%s n=%zu order %zu: walk %.17g, brute force %.17g\n",
                         rep->params, n, r, got[r], want[r]);
@@ -264,7 +247,7 @@ static void brute_force(void (*sort)(sb_card *, int, coins *), size_t n,
 {
     const unsigned L = (unsigned)(n * (n - 1) / 2);
     const uint64_t strings = (uint64_t)1 << L;
-    memset(p, 0, factorial(n) * sizeof *p);
+    memset(p, 0, (size_t)sb_null_factorial(n) * sizeof *p);
     for (uint64_t s = 0; s < strings; s++) {
         sb_card a[MAX_N];
         for (size_t j = 0; j < n; j++)
@@ -272,7 +255,7 @@ static void brute_force(void (*sort)(sb_card *, int, coins *), size_t n,
         coins c = { s, 0 };
         sort(a, (int)n, &c);
         assert_true(c.used <= L);
-        p[rank(a, n)] += 1.0 / (double)strings;
+        p[sb_null_perm_rank(a, n)] += 1.0 / (double)strings;
     }
 }
 
@@ -476,7 +459,7 @@ static void keys_match_brute_force(void **state)
                     }
                     sb_card d[MAX_N];
                     ref_keys(key, n, exchange, d);
-                    want[rank(d, n)] += 1.0 / (double)tuples;
+                    want[sb_null_perm_rank(d, n)] += 1.0 / (double)tuples;
                 }
                 char kb[16];
                 snprintf(kb, sizeof kb, "key-bits=%u", bits);
