@@ -137,6 +137,7 @@ const sb_stat_type sb_stat_card_hand = {
     .sees = "how often each card is dealt to each hand (card x hand "
             "counts)",
     .kinds = SB_KIND_DEAL,
+    .default_kinds = SB_KIND_DEAL,
     .n_min = 1,
     .n_max = CARD_HAND_N_MAX,
     .alloc = card_hand_alloc,

@@ -125,6 +125,7 @@ const sb_stat_type sb_stat_card_slot = {
     .sees = "how often each card is drawn first, second, ... or not at "
             "all (card x slot counts)",
     .kinds = SB_KIND_DRAW,
+    .default_kinds = SB_KIND_DRAW,
     .n_min = 1,
     .n_max = CARD_SLOT_N_MAX,
     .alloc = card_slot_alloc,

@@ -116,6 +116,7 @@ const sb_stat_type sb_stat_cycles = {
     .name = "cycles",
     .sees = "how many cycles each permutation has",
     .kinds = SB_KIND_PERMUTATION,
+    .default_kinds = SB_KIND_PERMUTATION,
     .n_min = 1,
     .n_max = SB_DECK_MAX,
     .alloc = cycles_alloc,

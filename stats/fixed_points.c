@@ -101,6 +101,7 @@ const sb_stat_type sb_stat_fixed_points = {
     .name = "fixed-points",
     .sees = "how many cards end where they started",
     .kinds = SB_KIND_PERMUTATION,
+    .default_kinds = SB_KIND_PERMUTATION,
     .n_min = 1,
     .n_max = SB_DECK_MAX,
     .alloc = fixed_points_alloc,

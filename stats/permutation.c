@@ -213,6 +213,7 @@ const sb_stat_type sb_stat_permutation = {
     .sees = "how often each whole order of a small deck comes out (n! "
             "counts)",
     .kinds = SB_KIND_PERMUTATION,
+    .default_kinds = SB_KIND_PERMUTATION,
     .n_min = 1,
     .n_max = PERMUTATION_N_MAX,
     .alloc = permutation_alloc,

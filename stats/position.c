@@ -170,6 +170,7 @@ const sb_stat_type sb_stat_position = {
     .sees = "how often each card ends at each position (card x position "
             "counts)",
     .kinds = SB_KIND_PERMUTATION,
+    .default_kinds = SB_KIND_PERMUTATION,
     .n_min = 1,
     .n_max = POSITION_N_MAX,
     .alloc = position_alloc,

@@ -95,7 +95,8 @@ size_t sb_stat_defaults(const sb_shape *s, const sb_stat_type **out,
 {
     size_t k = 0;
     for (size_t i = 0; sb_stat_types[i] != NULL && k < max; i++)
-        if (sb_stat_applies(sb_stat_types[i], s, NULL, 0))
+        if ((sb_stat_types[i]->default_kinds & (unsigned)s->kind)
+            && sb_stat_applies(sb_stat_types[i], s, NULL, 0))
             out[k++] = sb_stat_types[i];
     return k;
 }

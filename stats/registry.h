@@ -37,8 +37,8 @@ const sb_stat_type *sb_stat_find(const char *name);
 int sb_stat_applies(const sb_stat_type *t, const sb_shape *s, char *why,
                     size_t len);
 
-/* The default battery for shape 's': the statistics that apply to it, in
-   registry order (for permutations: position, permutation when n <= 10,
+/* The default battery for shape 's': the statistics that apply to it and
+   whose default_kinds include its kind, in registry order (for permutations: position, permutation when n <= 10,
    fixed-points, cycles; card-hand for deals; card-slot for draws).
    Writes at most 'max' of them to 'out' and returns how many were
    written; max = SB_STAT_DEFAULTS_MAX always suffices. */

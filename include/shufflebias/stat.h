@@ -57,6 +57,9 @@ typedef struct sb_result {
     char effect_desc[200];   /* the largest deviation, in words */
     double detectable;       /* smallest noncentrality per sample seen with
                                 power 0.9 at the fail threshold, or 0 */
+    char detectable_desc[200]; /* the detectable effect in words for one
+                                simple pattern: "one hand pattern 10%
+                                more or less often than its rate" */
     sb_table table;          /* details for renderers (owned) */
 } sb_result;
 
@@ -64,6 +67,9 @@ typedef struct sb_stat_type {
     const char *name;        /* kebab-case, unique */
     const char *sees;        /* one sentence: what it sees */
     unsigned kinds;          /* bitwise or of the sb_kind it applies to */
+    unsigned default_kinds;  /* the kinds whose default battery includes it
+                                (a subset of 'kinds'; 0: only on request
+                                with --tests) */
     size_t n_min, n_max;     /* deck sizes it applies to */
     /* Allocate a zeroed accumulator for samples of this shape. */
     int (*alloc)(void **acc, const sb_shape *shape);
