@@ -59,11 +59,17 @@ static json_t *result_object(const sb_result *r)
     json_object_set_new(t, "p_adjusted", json_real(r->p_adjusted));
     if (r->p_underflow)
         json_object_set_new(t, "p_value_bound", json_string("< 1e-300"));
+    if (r->discrete)
+        json_object_set_new(t, "p_interval",
+                            json_pack("[f, f]", r->p_lower, r->p_upper));
     json_object_set_new(t, "null", json_string(r->null_desc));
     json_object_set_new(t, "note", json_string(r->note));
     json_object_set_new(t, "effect", json_real(r->effect));
     json_object_set_new(t, "effect_description", json_string(r->effect_desc));
     json_object_set_new(t, "detectable", json_real(r->detectable));
+    if (r->detectable_desc[0])
+        json_object_set_new(t, "detectable_description",
+                            json_string(r->detectable_desc));
     return t;
 }
 
