@@ -155,6 +155,20 @@ int sb_gof_poisson_midp(uint64_t x, double mu, double *p, int *underflow)
     return finish_p(above + 0.5 * at, p, underflow);
 }
 
+int sb_gof_poisson_result(sb_result *res, uint64_t x, double mu)
+{
+    int st = sb_gof_poisson_midp(x, mu, &res->p_value, &res->p_underflow);
+    if (st != SB_OK)
+        return st;
+    res->statistic = (double)x;
+    res->df = 0.0;
+    res->discrete = 1;
+    res->p_lower = gsl_cdf_poisson_Q((unsigned)x, mu);
+    res->p_upper = fmin(1.0, res->p_lower
+                             + gsl_ran_poisson_pdf((unsigned)x, mu));
+    return SB_OK;
+}
+
 /* ---- pooling ---------------------------------------------------------- */
 
 int sb_gof_pool(const double *expected, size_t k, double min_expected,
@@ -407,6 +421,24 @@ int sb_gof_sparse_result(sb_result *res, double x2, double df,
     return SB_OK;
 }
 
+/* For a card x group table the shift is the rank-one pattern
+   eps a_c b_g with a = 1 for the card and -1/(n-1) for the others, b = 1
+   for the group and -p_g'/(1 - p_g) for the others, so that every row and
+   column keeps its sum.  Its plain noncentrality per sample is
+   eps^2 (sum a^2)(sum_g' b_g'^2 / p_g') = eps^2 (n/(n-1)) / (p_g (1-p_g)),
+   and the scaling by (n-1)/n leaves eps^2 / (p_g (1 - p_g)): with
+   delta = eps / p_g, the 1-D formula delta^2 p / (1 - p). */
+void sb_gof_detectable_words(sb_result *res, double p, const char *what)
+{
+    if (!(res->detectable > 0.0) || !(p > 0.0 && p < 1.0))
+        return;
+    char pct[32];
+    sb_gof_percent(pct, sizeof pct,
+                   100.0 * sqrt(res->detectable * (1.0 - p) / p));
+    snprintf(res->detectable_desc, sizeof res->detectable_desc,
+             "%s: %s%% more or less often than its rate", what, pct);
+}
+
 void sb_gof_percent(char *buf, size_t len, double pct)
 {
     const double a = fabs(pct);
@@ -509,6 +541,16 @@ int sb_gof_dist_result(sb_result *res, const char *name,
 
     char label[64], obs[32], want[32];
     const sb_table *t = &res->table;
+    size_t likely = 0;
+    for (size_t g = 1; g < groups; g++)
+        if (t->expected[g] > t->expected[likely])
+            likely = g;
+    group_label(label, sizeof label, t->lo[likely], t->hi[likely], one,
+                many);
+    sb_gof_percent(want, sizeof want, 100.0 * t->expected[likely] / N);
+    char what[sizeof label + sizeof want + 16];
+    snprintf(what, sizeof what, "%s (%s%% of decks)", label, want);
+    sb_gof_detectable_words(res, t->expected[likely] / N, what);
     if (worst > 0.0) {
         group_label(label, sizeof label, t->lo[worst_g], t->hi[worst_g],
                     one, many);
@@ -657,6 +699,9 @@ int sb_gof_groups_result(sb_result *res, const sb_gof_groups *g,
              "the plain x2 (%.6g) has mean n(G-1) = %.0f%s%s", x2,
              n * (double)(cols - 1), sparse, omitted);
 
+    char what[64];
+    snprintf(what, sizeof what, "one card in one %s", g->group);
+    sb_gof_detectable_words(res, (double)g->size / n, what);
     if (worst > 0.0) {
         uint64_t rest = 0;
         if (rest_size > 0)

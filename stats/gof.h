@@ -41,6 +41,11 @@ int sb_gof_normal_p(double z, double *p, int *underflow);
    p-values calibrated on average).  x <= UINT32_MAX. */
 int sb_gof_poisson_midp(uint64_t x, double mu, double *p, int *underflow);
 
+/* A count x referred to Poisson(mu): statistic x, df 0, the mid-p upper
+   tail as p_value, and the result marked discrete with p_lower = P(X > x),
+   p_upper = P(X >= x).  Same conditions as sb_gof_poisson_midp. */
+int sb_gof_poisson_result(sb_result *res, uint64_t x, double mu);
+
 /* ---- pooling ---------------------------------------------------------- */
 
 /* Pool adjacent categories of a one-dimensional distribution so that every
@@ -111,6 +116,19 @@ int sb_gof_chisq_result(sb_result *res, double x2, double df,
    (x2 - df) / sqrt(2 df (1 - 1/N)); N >= 2. */
 int sb_gof_sparse_result(sb_result *res, double x2, double df,
                          uint64_t samples, double fail_alpha);
+
+/* The detectable effect in words, for the simplest pattern: one cell (or
+   category) of null probability p, a share p of the samples, that comes
+   out a relative delta more or less often than its rate, the other cells
+   making up the difference in proportion.  Such a shift has chi-square
+   distance delta^2 p / (1 - p) per sample, so the delta detected is
+   sqrt(d (1 - p) / p) for res->detectable = d.  For a card x group table
+   with fixed margins (card c in group g, p = the group's share of the
+   deck), the shift of one cell evened out along its row and its column
+   has the same distance for X^2 (n-1)/n (derivation in gof.c), so the same
+   words hold.  Writes "<what>: <delta>% more or less often than its rate"
+   into res->detectable_desc; nothing when res->detectable is 0. */
+void sb_gof_detectable_words(sb_result *res, double p, const char *what);
 
 /* A percentage in words, with about three significant digits and no
    exponent above 1e-4: 5100, 17.2, 1.92, 0.0123. */

@@ -128,10 +128,7 @@ static int permutation_finalize(const void *acc, uint64_t samples,
         st = sb_gof_chisq_result(res, x2, df, samples, fail_alpha);
     } else if (k >= 120 && N <= (double)k / 4.0) {
         regime = POISSON;
-        st = sb_gof_poisson_midp(repeats, pairs_expected, &res->p_value,
-                                 &res->p_underflow);
-        res->statistic = (double)repeats;
-        res->df = 0.0;
+        st = sb_gof_poisson_result(res, repeats, pairs_expected);
         res->effect = fmax(0.0, (x2 - df) / N);
     } else if (pairs_expected >= 1000.0) {
         regime = NORMAL;
@@ -157,6 +154,8 @@ static int permutation_finalize(const void *acc, uint64_t samples,
         }
     }
 
+    if (regime != POISSON)
+        sb_gof_detectable_words(res, 1.0 / (double)k, "one order");
     if (regime == POISSON) {
         snprintf(res->null_desc, sizeof res->null_desc,
                  "uniform over %zu! = %zu orders; repeated pairs against "

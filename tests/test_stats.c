@@ -381,6 +381,70 @@ static void test_detectable(void **state)
                      SB_EINVAL);
 }
 
+/* The detectable effect in words, checked by building the alternative it
+   names and computing that alternative's noncentrality per sample
+   directly: it must equal res->detectable.
+   1-D: the fixed-points result of test_dist_result_pooling names its most
+   likely group (0 fixed points, 36.8%) shifted by delta, the other groups
+   scaled to make up the difference; sum (p' - p)^2 / p over the 5 groups.
+   Card x hand (4 cards, 2 hands): one cell shifted by eps = delta p_g, its
+   row and column evened out (the rank-one pattern of gof.c); the plain
+   X^2 noncentrality per sample, sum over cells (p'_cg - p_cg)^2 / p_cg
+   with p_cg = 1/2, scaled by (n-1)/n. */
+static double desc_delta(const sb_result *r)
+{
+    const char *c = strchr(r->detectable_desc, ':');
+    assert_non_null(c);
+    double pct = 0.0;
+    assert_int_equal(sscanf(c + 1, "%lf%%", &pct), 1);
+    return pct / 100.0;
+}
+
+static void test_detectable_words(void **state)
+{
+    (void)state;
+    uint64_t counts[53] = { 370, 365, 180, 65, 15, 4, 1 };
+    double prob[53];
+    sb_null_fixed_points(52, prob);
+    sb_result r;
+    assert_int_equal(sb_gof_dist_result(&r, "fixed-points", counts, prob, 53,
+                                        0, 1000, 1e-6, "fixed point",
+                                        "fixed points", "rencontres"),
+                     SB_OK);
+    assert_non_null(strstr(r.detectable_desc, "0 fixed points (36.8% of "
+                                              "decks): "));
+    double group[5] = { 0 };
+    for (size_t v = 0; v <= 52; v++)
+        group[v < 4 ? v : 4] += prob[v];
+    const double d = desc_delta(&r), p = group[0];
+    double lambda = 0.0;
+    for (size_t g = 0; g < 5; g++) {
+        const double q = g == 0 ? p * (1.0 + d)
+                                : group[g] * (1.0 - p * (1.0 + d))
+                                  / (1.0 - p);
+        lambda += (q - group[g]) * (q - group[g]) / group[g];
+    }
+    /* desc rounds delta to three digits: 1e-2 relative on delta^2. */
+    assert_close(lambda, r.detectable, 1e-2);
+    sb_result_clear(&r);
+
+    const sb_card s[] = { 0, 0, 1, 1,  0, 1, 0, 1,  0, 0, 1, 1,
+                          1, 1, 0, 0 };
+    sb_shape sh = deal_shape(4, 2);
+    run_shaped(&sb_stat_card_hand, &sh, s, 4, &r);
+    assert_non_null(strstr(r.detectable_desc, "one card in one hand: "));
+    const double eps = desc_delta(&r) * 0.5;
+    lambda = 0.0;
+    for (size_t c = 0; c < 4; c++)
+        for (size_t h = 0; h < 2; h++) {
+            const double a = c == 0 ? 1.0 : -1.0 / 3.0;
+            const double b = h == 0 ? 1.0 : -1.0;
+            lambda += (eps * a * b) * (eps * a * b) / 0.5;
+        }
+    assert_close(lambda * 3.0 / 4.0, r.detectable, 1e-2);
+    sb_result_clear(&r);
+}
+
 /* The Poisson mixture against the df = 1 closed form above, at several
    noncentralities, including large ones (wide mixtures). */
 static void test_ncx2(void **state)
@@ -1335,6 +1399,7 @@ int main(void)
         cmocka_unit_test(test_pooling),
         cmocka_unit_test(test_dist_result_pooling),
         cmocka_unit_test(test_detectable),
+        cmocka_unit_test(test_detectable_words),
         cmocka_unit_test(test_ncx2),
         cmocka_unit_test(test_p_values),
         cmocka_unit_test(test_p_values_large_df),
