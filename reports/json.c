@@ -107,10 +107,31 @@ json_t *sb_report_json(const sb_report *rep)
             "sum_sq", (json_int_t)t->sum_sq, "max", (json_int_t)t->max,
             "mean", sb_tally_mean(t), "sd", sqrt(sb_tally_var(t))));
     }
+    if (rep->n_stages > 0) {
+        /* Every stage of the escalation; "tests" are the last one's. */
+        json_t *stages = json_array();
+        for (size_t k = 0; k < rep->n_stages; k++) {
+            const sb_stage *st = &rep->stages[k];
+            json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:f}",
+                                  "seed", (json_int_t)st->seed,
+                                  "samples", (json_int_t)st->done,
+                                  "samples_requested",
+                                  (json_int_t)st->samples,
+                                  "verdict", sb_verdict_str(st->verdict),
+                                  "min_p_adjusted", st->min_p_adjusted);
+            if (st->worst)
+                json_object_set_new(o, "worst", json_string(st->worst));
+            json_array_append_new(stages, o);
+        }
+        json_object_set_new(root, "stages", stages);
+        json_object_set_new(root, "samples_total",
+                            json_integer((json_int_t)run->samples_total));
+    }
     json_t *th = json_object();
     json_object_set_new(th, "suspect", json_real(run->suspect_alpha));
     json_object_set_new(th, "fail", json_real(run->fail_alpha));
     json_object_set_new(th, "correction", json_string("holm"));
+    json_object_set_new(th, "power", json_real(0.9));
     json_object_set_new(root, "thresholds", th);
     json_t *tests = json_array();
     for (size_t i = 0; i < rep->n_results; i++)

@@ -75,6 +75,32 @@ int sb_render_text(FILE *f, const sb_report *rep)
         fprintf(f, "  %s: %s\n", r->name, what);
     }
 
+    /* A pass says no more than what the samples could have seen. */
+    said = 0;
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const sb_result *r = &rep->results[i];
+        if (r->verdict != SB_VERDICT_PASS || !r->detectable_desc[0])
+            continue;
+        if (!said++)
+            fprintf(f, "\nwhat these samples would have caught (power 0.9 "
+                    "at the fail threshold):\n");
+        fprintf(f, "  %s: %s\n", r->name, r->detectable_desc);
+    }
+
+    if (rep->n_stages > 1) {
+        fprintf(f, "\nescalation: suspect at first, re-run on fresh samples\n");
+        for (size_t k = 0; k < rep->n_stages; k++) {
+            const sb_stage *st = &rep->stages[k];
+            char p[32], sv[16];
+            upper(sv, sb_verdict_str(st->verdict), sizeof sv);
+            sb_render_pvalue(p, sizeof p, st->min_p_adjusted, 0);
+            fprintf(f, "  stage %zu  seed %-17" PRIu64 " samples %-11" PRIu64
+                    " %-8s smallest p (Holm) %s%s%s\n", k, st->seed,
+                    st->done, sv, p, st->worst ? ", " : "",
+                    st->worst ? st->worst : "");
+        }
+    }
+
     char v[16];
     upper(v, sb_verdict_str(rep->verdict), sizeof v);
     fprintf(f, "\nverdict: %s (%s)%s\n", v, verdict_words(rep->verdict),
@@ -87,7 +113,12 @@ int sb_render_text(FILE *f, const sb_report *rep)
                 run->samples);
     else
         fprintf(f, "  samples    %" PRIu64 "\n", run->done);
-    fprintf(f, "  seed       %" PRIu64 "\n", run->seed);
+    if (rep->n_stages > 1)
+        fprintf(f, "  seed       %" PRIu64 " (the tables are stage %zu's, "
+                "seed %" PRIu64 ")\n", run->seed, rep->n_stages - 1,
+                rep->stages[rep->n_stages - 1].seed);
+    else
+        fprintf(f, "  seed       %" PRIu64 "\n", run->seed);
     if (run->rng_seed_bits < 64)
         fprintf(f, "  rng        %s (stream version %d; the generator was "
                 "seeded with %" PRIu64 ", %u bits)\n", run->rng,

@@ -93,11 +93,17 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
 
 /* Run cfg (alg, args, samples, seed, rng and stop set) with the statistics
    named in 'tests' (NULL: the defaults for the shape), showing progress
-   unless 'quiet'.  0 and 'rep' filled, or -1 after printing the error. */
+   unless 'quiet', escalating a suspect verdict at most 'escalations'
+   times (src/escalate.h).  0 and 'rep' filled, or -1 after printing the
+   error. */
 struct sb_run_config;
 struct sb_report;
 int sb_cli_run(struct sb_run_config *cfg, const char *tests, int quiet,
-               struct sb_report *rep);
+               unsigned escalations, struct sb_report *rep);
+
+/* --escalate K: 0 .. SB_STAGES_MAX - 1; 0, or -1 after printing the
+   error. */
+int sb_cli_opt_escalate(const char *arg, unsigned *out);
 
 /* Before a run: make sure 'path' (NULL or "-": nothing to check) can be
    written, so that a long run never ends unable to save its report.

@@ -15,6 +15,7 @@
 #include "reports/render.h"
 #include "shufflebias/status.h"
 #include "src/rng.h"
+#include "src/escalate.h"
 #include "src/runner.h"
 #include "stats/registry.h"
 
@@ -32,6 +33,7 @@ static const char usage[] =
     "  --rng NAME        randomness source (default " SB_RNG_DEFAULT ")\n"
     "  --markdown FILE   write the summary and every table as Markdown\n"
     "  --json FILE|-     write every run as JSON\n"
+    "  --escalate K      re-run a suspect result up to K times (default 3)\n"
     "  --quiet           print nothing but errors\n"
     "\n"
     "Exit codes: 0 every shuffle the literature calls uniform passed, 1 one\n"
@@ -41,11 +43,13 @@ typedef struct audit_options {
     uint64_t n, samples, seed;
     const char *rng, *markdown, *json;
     int quiet;
+    unsigned escalate;
 } audit_options;
 
 static int parse(int argc, char **argv, audit_options *o)
 {
-    enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_MD, O_JSON, O_QUIET, O_HELP };
+    enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_MD, O_JSON, O_QUIET, O_ESCALATE,
+           O_HELP };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "samples", required_argument, NULL, O_SAMPLES },
@@ -54,11 +58,13 @@ static int parse(int argc, char **argv, audit_options *o)
         { "markdown", required_argument, NULL, O_MD },
         { "json", required_argument, NULL, O_JSON },
         { "quiet", no_argument, NULL, O_QUIET },
+        { "escalate", required_argument, NULL, O_ESCALATE },
         { "help", no_argument, NULL, O_HELP },
         { NULL, 0, NULL, 0 }
     };
     *o = (audit_options){ .n = 52, .samples = 1000000, .seed = AUDIT_SEED,
-                          .rng = SB_RNG_DEFAULT };
+                          .rng = SB_RNG_DEFAULT,
+                          .escalate = SB_ESCALATIONS_DEFAULT };
     optind = 1;
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
@@ -79,6 +85,10 @@ static int parse(int argc, char **argv, audit_options *o)
         case O_MD: o->markdown = optarg; break;
         case O_JSON: o->json = optarg; break;
         case O_QUIET: o->quiet = 1; break;
+        case O_ESCALATE:
+            if (sb_cli_opt_escalate(optarg, &o->escalate) != 0)
+                return -1;
+            break;
         case O_HELP: return 1;
         default:
             sb_cli_bad_option("audit", argv[optind - 1]);
@@ -121,7 +131,7 @@ static int audit_one(const sb_cli *cli, const audit_options *o,
                     sb_kind_str(shape.kind), shape.n);
         return 1;
     }
-    return sb_cli_run(&cfg, NULL, o->quiet, rep) == 0 ? 0 : -1;
+    return sb_cli_run(&cfg, NULL, o->quiet, o->escalate, rep) == 0 ? 0 : -1;
 }
 
 static int write_file(const char *path, const sb_report *reps, size_t m,

@@ -15,6 +15,7 @@
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
 #include "src/rng.h"
+#include "src/escalate.h"
 #include "src/runner.h"
 #include "stats/registry.h"
 
@@ -337,8 +338,47 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
 
 #define RUN_STATS_MAX 32
 
+/* What a stage of 'shufflebias test' needs: the configuration, whose seed
+   and samples each stage sets, and the progress line it relabels. */
+typedef struct cli_stage_ctx {
+    sb_run_config *cfg;
+    sb_cli_progress *progress;
+    unsigned escalations;
+    char label[96];
+} cli_stage_ctx;
+
+static int cli_stage(void *ctx, unsigned stage, uint64_t seed,
+                     uint64_t samples, sb_report *rep, char *err, size_t len)
+{
+    cli_stage_ctx *c = ctx;
+    c->cfg->seed = seed;
+    c->cfg->samples = samples;
+    if (stage > 0) {
+        snprintf(c->label, sizeof c->label, "%s, suspect: escalation %u of "
+                 "%u", c->cfg->alg->name, stage, c->escalations);
+        sb_cli_progress_end(c->progress);
+        sb_cli_progress_init(c->progress, !c->progress->enabled, c->label);
+    }
+    return sb_run(c->cfg, rep, err, len);
+}
+
+int sb_cli_opt_escalate(const char *arg, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(arg, &end, 10);
+    if (errno || end == arg || *end || arg[0] == '-'
+        || v >= SB_STAGES_MAX) {
+        sb_cli_error("invalid --escalate '%s': give 0 (never re-run a "
+                     "suspect result) to %u", arg, SB_STAGES_MAX - 1);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
 int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
-               sb_report *rep)
+               unsigned escalations, sb_report *rep)
 {
     const sb_shuffle_type *t = cfg->alg;
     char why[256];
@@ -357,7 +397,13 @@ int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
     cfg->progress = sb_cli_progress_update;
     cfg->progress_ctx = &progress;
     char err[512];
-    int rc = sb_run(cfg, rep, err, sizeof err);
+    const uint64_t seed = cfg->seed, samples = cfg->samples;
+    cli_stage_ctx ctx = { .cfg = cfg, .progress = &progress,
+                          .escalations = escalations };
+    int rc = sb_escalate(cli_stage, &ctx, seed, samples, escalations, rep,
+                         err, sizeof err);
+    cfg->seed = seed;
+    cfg->samples = samples;
     sb_cli_progress_end(&progress);
     cfg->stats = NULL;
     cfg->progress = NULL;

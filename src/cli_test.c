@@ -13,6 +13,7 @@
 #include "algorithms/registry.h"
 #include "reports/render.h"
 #include "shufflebias/status.h"
+#include "src/escalate.h"
 #include "src/rng.h"
 #include "src/runner.h"
 #include "stats/battery.h"
@@ -31,12 +32,20 @@ static const char usage[] =
     "  --tests A,B       statistics to run (default: the battery for the kind\n"
     "                    and size; see 'shufflebias list')\n"
     "  --param K=V       an algorithm parameter (repeatable)\n"
+    "  --escalate K      re-run a suspect result up to K times (default 3,\n"
+    "                    at most 8; 0: never), each time on a seed derived\n"
+    "                    from --seed and twice the samples of the time before\n"
     "  --json FILE|-     also write the result as JSON ('-': stdout, and no table)\n"
     "  --quiet           print nothing but errors; the exit code tells\n"
     "\n"
-    "Verdicts use Holm-adjusted p-values: suspect below 1e-3, fail below 1e-6.\n"
+    "Verdicts use Holm's correction over the statistics run: a statistic\n"
+    "whose Holm-adjusted p-value is below 1e-6 fails, below 1e-3 it is\n"
+    "suspect.  A fair shuffle fails one run in a million at most, so a CI\n"
+    "gate can trust a fail; a suspect run is re-run (--escalate) before\n"
+    "anything is reported, and ends pass or fail unless it stays suspect.\n"
     "Exit codes: 0 no bias found, 1 bias found, 2 usage or input error,\n"
-    "3 inconclusive (suspect), 130 interrupted (a partial report is written).\n";
+    "3 inconclusive (still suspect after escalation), 130 interrupted (a\n"
+    "partial report is written).\n";
 
 typedef struct test_options {
     const char *alg;
@@ -44,6 +53,7 @@ typedef struct test_options {
     int seed_given;
     const char *rng, *tests, *json;
     int quiet;
+    unsigned escalate;
     const char *params[SB_CLI_PARAMS_MAX];
     size_t n_params;
 } test_options;
@@ -52,7 +62,7 @@ typedef struct test_options {
 static int parse(int argc, char **argv, test_options *o)
 {
     enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_TESTS, O_PARAM, O_JSON,
-           O_QUIET, O_HELP };
+           O_QUIET, O_ESCALATE, O_HELP };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "samples", required_argument, NULL, O_SAMPLES },
@@ -62,10 +72,12 @@ static int parse(int argc, char **argv, test_options *o)
         { "param", required_argument, NULL, O_PARAM },
         { "json", required_argument, NULL, O_JSON },
         { "quiet", no_argument, NULL, O_QUIET },
+        { "escalate", required_argument, NULL, O_ESCALATE },
         { "help", no_argument, NULL, O_HELP },
         { NULL, 0, NULL, 0 }
     };
-    *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT };
+    *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT,
+                         .escalate = SB_ESCALATIONS_DEFAULT };
     optind = 1;
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
@@ -91,6 +103,10 @@ static int parse(int argc, char **argv, test_options *o)
             break;
         case O_JSON: o->json = optarg; break;
         case O_QUIET: o->quiet = 1; break;
+        case O_ESCALATE:
+            if (sb_cli_opt_escalate(optarg, &o->escalate) != 0)
+                return -1;
+            break;
         case O_HELP: return 1;
         default:
             sb_cli_bad_option("test", argv[optind - 1]);
@@ -134,7 +150,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
     if (sb_cli_set_params(t, o.params, o.n_params, &cfg.args) != 0)
         return SB_EXIT_USAGE;
     sb_report rep;
-    if (sb_cli_run(&cfg, o.tests, o.quiet, &rep) != 0)
+    if (sb_cli_run(&cfg, o.tests, o.quiet, o.escalate, &rep) != 0)
         return SB_EXIT_USAGE;
     int code = exit_code(&rep);
     int json_on_stdout = o.json && strcmp(o.json, "-") == 0;

@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tests/sb_test.h"
+#include "src/escalate.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -203,6 +204,58 @@ static void json_has_the_contract_keys(void **state)
     }
     json_decref(j);
     release(&o);
+}
+
+/* Escalation end to end.  naive-swap at 10 cards is biased; with 600
+   decks and seed 1 its battery of three comes out suspect (smallest
+   Holm-adjusted p 2.8e-5: between 1e-6 and 1e-3), so the run goes on to a
+   second stage on seed sb_escalation_seed(1, 1) with 1200 decks, where it
+   fails.  The same run with --escalate 0 stops at the suspect stage:
+   exit 3.  Both runs are deterministic (fixed seed). */
+static void suspect_runs_escalate(void **state)
+{
+    const char *dir = *state;
+    const char *args = "test naive-swap --n 10 --samples 600 --seed 1 "
+                       "--tests position,fixed-points,cycles";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s --json -", args);
+    outcome o = run(dir, cmd);
+    assert_int_equal(o.code, 1);
+    json_t *j = parse_json(o.out);
+    json_t *stages = json_object_get(j, "stages");
+    assert_int_equal(json_array_size(stages), 2);
+    json_t *s0 = json_array_get(stages, 0), *s1 = json_array_get(stages, 1);
+    assert_string_equal(json_string_value(json_object_get(s0, "verdict")),
+                        "suspect");
+    assert_string_equal(json_string_value(json_object_get(s1, "verdict")),
+                        "fail");
+    assert_int_equal(json_integer_value(json_object_get(s0, "seed")), 1);
+    assert_true((uint64_t)json_integer_value(json_object_get(s1, "seed"))
+                == sb_escalation_seed(1, 1));
+    assert_int_equal(json_integer_value(json_object_get(s1, "samples")),
+                     1200);
+    assert_int_equal(json_integer_value(json_object_get(j, "samples")),
+                     1200);
+    assert_int_equal(json_integer_value(json_object_get(j, "samples_total")),
+                     1800);
+    assert_int_equal(json_integer_value(json_object_get(j, "seed")), 1);
+    json_decref(j);
+    release(&o);
+
+    o = run(dir, args);
+    assert_int_equal(o.code, 1);
+    assert_non_null(strstr(o.out, "stage 1  seed "));
+    release(&o);
+
+    snprintf(cmd, sizeof cmd, "%s --escalate 0", args);
+    o = run(dir, cmd);
+    assert_int_equal(o.code, 3);
+    assert_non_null(strstr(o.out, "verdict: SUSPECT"));
+    assert_null(strstr(o.out, "escalation"));
+    release(&o);
+
+    assert_usage_error(dir, "test naive-swap --escalate 9",
+                       "invalid --escalate '9'");
 }
 
 /* Same seed, same counts: the JSON is identical once timing is removed. */
@@ -521,6 +574,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(gsl_generator_by_name, setup, teardown),
         cmocka_unit_test_setup_teardown(json_has_the_contract_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(same_seed_same_result, setup, teardown),
+        cmocka_unit_test_setup_teardown(suspect_runs_escalate, setup, teardown),
         cmocka_unit_test_setup_teardown(json_to_file_and_samples_suffixes, setup, teardown),
         cmocka_unit_test_setup_teardown(a_fresh_seed_is_printed, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_input_is_a_clear_error, setup, teardown),

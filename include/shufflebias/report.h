@@ -25,7 +25,8 @@ typedef struct sb_run_info {
     size_t n;                  /* deck size */
     uint64_t samples;          /* samples asked for */
     uint64_t done;             /* samples counted (less when partial) */
-    uint64_t seed;
+    uint64_t seed;             /* the seed given: stage 0 of an escalated
+                                  run; stages[] hold every stage's own */
     const char *rng;           /* randomness source name */
     uint64_t rng_seed;         /* the seed the generator itself was given */
     unsigned rng_seed_bits;    /* how many bits of seed it keeps (64 for the
@@ -35,16 +36,34 @@ typedef struct sb_run_info {
     const char *tally_name;    /* what the algorithm measured per sample
                                   ("passes"), NULL for nothing */
     sb_tally tally;            /* its tally over the samples done */
+    uint64_t samples_total;    /* samples over every stage of an
+                                  escalated run (0 when not escalated) */
     double suspect_alpha;      /* verdict thresholds on Holm-adjusted p */
     double fail_alpha;
     double seconds;            /* wall-clock time: the only timing field */
 } sb_run_info;
 
+/* The first run and up to eight escalations (src/escalate.h). */
+#define SB_STAGES_MAX 9u
+
+/* One stage of an escalated run. */
+typedef struct sb_stage {
+    uint64_t seed;             /* the stage's own seed */
+    uint64_t samples;          /* samples asked for */
+    uint64_t done;             /* samples counted */
+    sb_verdict verdict;        /* the stage's battery verdict */
+    double min_p_adjusted;     /* its smallest Holm-adjusted p-value */
+    const char *worst;         /* whose it is, NULL when none applied */
+} sb_stage;
+
 typedef struct sb_report {
     sb_run_info run;
     sb_result *results;        /* one per statistic, battery order */
     size_t n_results;
-    sb_verdict verdict;        /* overall */
+    sb_verdict verdict;        /* overall: the last stage's */
+    sb_stage stages[SB_STAGES_MAX];  /* every stage run, first to last;
+                                        results are the last stage's */
+    size_t n_stages;           /* 0 for a single run without escalation */
 } sb_report;
 
 #endif /* SB_REPORT_H */
