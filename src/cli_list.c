@@ -24,15 +24,17 @@ static const char *literature_str(sb_literature l)
     return l == SB_LIT_UNIFORM ? "uniform" : "biased";
 }
 
-static void kinds_str(unsigned kinds, char *buf, size_t len)
+/* "permutation,deal"; a kind in 'marked' gets a '*' (in the default
+   battery of that kind). */
+static void kinds_str(unsigned kinds, unsigned marked, char *buf, size_t len)
 {
     buf[0] = '\0';
     const sb_kind all[] = { SB_KIND_PERMUTATION, SB_KIND_DRAW, SB_KIND_DEAL };
     for (size_t i = 0; i < 3; i++)
         if (kinds & all[i]) {
             size_t used = strlen(buf);
-            snprintf(buf + used, len - used, "%s%s", used ? "," : "",
-                     sb_kind_str(all[i]));
+            snprintf(buf + used, len - used, "%s%s%s", used ? "," : "",
+                     sb_kind_str(all[i]), marked & all[i] ? "*" : "");
         }
 }
 
@@ -65,11 +67,12 @@ static void list_text(void)
             printf("  %-28s   --param %s: %s\n", "", buf, t->params[i].help);
         }
     }
-    printf("\nstatistics:\n");
+    printf("\nstatistics (* in the default battery of that kind, where the "
+           "deck size allows):\n");
     for (const sb_stat_type *const *p = sb_stat_types; *p; p++) {
         char kinds[64];
-        kinds_str((*p)->kinds, kinds, sizeof kinds);
-        printf("  %-28s %-11s %s\n", (*p)->name, kinds, (*p)->sees);
+        kinds_str((*p)->kinds, (*p)->default_kinds, kinds, sizeof kinds);
+        printf("  %-28s %-18s %s\n", (*p)->name, kinds, (*p)->sees);
     }
     printf("\nrandomness sources (--rng):\n");
     for (const sb_rng_info *b = sb_rng_builtin; b->name; b++)
@@ -124,12 +127,13 @@ static int list_json(void)
             (json_int_t)t->n_max, "params", params));
     }
     for (const sb_stat_type *const *p = sb_stat_types; *p; p++) {
-        char kinds[64];
-        kinds_str((*p)->kinds, kinds, sizeof kinds);
+        char kinds[64], defaults[64];
+        kinds_str((*p)->kinds, 0, kinds, sizeof kinds);
+        kinds_str((*p)->default_kinds, 0, defaults, sizeof defaults);
         json_array_append_new(stats, json_pack(
-            "{s:s, s:s, s:s, s:I, s:I}", "name", (*p)->name, "kinds", kinds,
-            "sees", (*p)->sees, "n_min", (json_int_t)(*p)->n_min, "n_max",
-            (json_int_t)(*p)->n_max));
+            "{s:s, s:s, s:s, s:s, s:I, s:I}", "name", (*p)->name, "kinds",
+            kinds, "default_for", defaults, "sees", (*p)->sees, "n_min",
+            (json_int_t)(*p)->n_min, "n_max", (json_int_t)(*p)->n_max));
     }
     for (const sb_rng_info *b = sb_rng_builtin; b->name; b++)
         json_array_append_new(rngs, json_pack("{s:s, s:s}", "name", b->name,
