@@ -158,3 +158,93 @@ int sb_null_perm_unrank(uint64_t rank, size_t n, sb_card *perm)
     }
     return SB_OK;
 }
+
+/* ---- seven-card poker categories ---------------------------------------
+
+   Counted in two steps, never visiting the 133,784,560 hands one by one.
+
+   a) Ranks.  A hand's rank-count vector (m_0, ..., m_12), each m_r in
+      0..4 and summing to 7, is made by prod_r C(4, m_r) hands (the suits
+      of the m_r cards of rank r are any m_r of the four).  There are
+      49,205 such vectors; each gives its hands the rank-only category of
+      stats/poker.h (flushes aside).  This counts every hand once.
+   b) Flushes.  Only one suit can hold five or more of seven cards, so a
+      flush hand is: a suit (4 ways), its j = 5, 6 or 7 ranks in that suit
+      (a j-subset S of the 13 ranks), and 7 - j cards of the 39 in the
+      other suits.  Those are enumerated by their ranks: one other card of
+      rank r in 3 ways (3 other suits); two of ranks r < r' in 3 x 3 = 9
+      ways, or both of rank r in C(3,2) = 3 ways.  Each such hand was put
+      in its rank-only category by step a); it moves to its true category
+      (sb_poker_flush_category).  1,287 + 1,716 + 1,716 rank subsets
+      times at most 91 rank pairs: about 140,000 small steps.
+
+   All counts are exact integers; they sum to C(52,7). */
+
+#include "stats/poker.h"
+
+/* Step a): rank r onwards, 'left' cards still to place, 'ways' the hands
+   so far, m1..m4 the rank sets so far. */
+static void poker7_ranks(uint64_t *counts, unsigned r, unsigned left,
+                         uint64_t ways, unsigned m1, unsigned m2,
+                         unsigned m3, unsigned m4)
+{
+    static const uint64_t choose4[5] = { 1, 4, 6, 4, 1 };   /* C(4, m) */
+    if (r == SB_CARD_RANKS) {
+        if (left == 0)
+            counts[sb_poker_rank_category(m1, m2, m3, m4)] += ways;
+        return;
+    }
+    const unsigned b = 1u << r;
+    for (unsigned m = 0; m <= 4 && m <= left; m++) {
+        poker7_ranks(counts, r + 1, left - m, ways * choose4[m],
+                     m >= 1 ? m1 | b : m1, m >= 2 ? m2 | b : m2,
+                     m >= 3 ? m3 | b : m3, m >= 4 ? m4 | b : m4);
+    }
+}
+
+/* Step b) for one flush: the suited ranks 'suited' plus other-suit cards
+   of the ranks in 'extra' (n_extra of them, 0..2), made in 'ways' ways
+   for one suit. */
+static void poker7_move_flush(uint64_t *counts, unsigned suited,
+                              const unsigned *extra, unsigned n_extra,
+                              uint64_t ways)
+{
+    unsigned m1 = suited, m2 = 0, m3 = 0, m4 = 0;
+    for (unsigned i = 0; i < n_extra; i++) {
+        const unsigned b = 1u << extra[i];
+        m4 |= m3 & b;
+        m3 |= m2 & b;
+        m2 |= m1 & b;
+        m1 |= b;
+    }
+    const unsigned from = sb_poker_rank_category(m1, m2, m3, m4);
+    const unsigned to = sb_poker_flush_category(suited, from);
+    counts[from] -= 4 * ways;   /* four suits */
+    counts[to] += 4 * ways;
+}
+
+int sb_null_poker7_counts(uint64_t *counts)
+{
+    if (counts == NULL)
+        return SB_EINVAL;
+    memset(counts, 0, SB_POKER_CATEGORIES * sizeof *counts);
+    poker7_ranks(counts, 0, 7, 1, 0, 0, 0, 0);
+    for (unsigned s = 0; s < (1u << SB_CARD_RANKS); s++) {
+        const unsigned j = (unsigned)__builtin_popcount(s);
+        if (j < 5 || j > 7)
+            continue;
+        if (j == 7) {
+            poker7_move_flush(counts, s, NULL, 0, 1);
+        } else if (j == 6) {
+            for (unsigned r = 0; r < SB_CARD_RANKS; r++)
+                poker7_move_flush(counts, s, &r, 1, 3);
+        } else {
+            for (unsigned r = 0; r < SB_CARD_RANKS; r++)
+                for (unsigned r2 = r; r2 < SB_CARD_RANKS; r2++) {
+                    const unsigned two[2] = { r, r2 };
+                    poker7_move_flush(counts, s, two, 2, r == r2 ? 3 : 9);
+                }
+        }
+    }
+    return SB_OK;
+}

@@ -63,4 +63,13 @@ uint64_t sb_null_perm_rank(const sb_card *perm, size_t n);
    or above SB_NULL_FACT_MAX or rank >= n!. */
 int sb_null_perm_unrank(uint64_t rank, size_t n, sb_card *perm);
 
+/* ---- seven-card poker categories --------------------------------------- */
+
+/* The number of the C(52,7) = 133,784,560 seven-card hands whose best
+   five-card hand is in each category of stats/poker.h ('counts' holds
+   SB_POKER_CATEGORIES = 9 values, high card first), computed without
+   visiting the hands (method in nulls.c).  Returns SB_OK, or SB_EINVAL
+   when 'counts' is NULL. */
+int sb_null_poker7_counts(uint64_t *counts);
+
 #endif /* SB_NULLS_H */

@@ -13,6 +13,8 @@ const sb_stat_type *const sb_stat_types[] = {
     &sb_stat_permutation,
     &sb_stat_fixed_points,
     &sb_stat_cycles,
+    &sb_stat_new_age_solitaire,
+    &sb_stat_poker7,
     &sb_stat_card_hand,
     &sb_stat_card_slot,
     NULL

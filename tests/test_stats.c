@@ -1192,11 +1192,11 @@ static void test_merge(void **state)
     enum { S1 = 300, S2 = 500 };
     uint64_t seed = 0x5eed0004ull;
     /* 5 cards: 800 permutations fill the dense regime of 'permutation'
-       (5! = 120 orders). */
-    const sb_shape shapes[3] = { perm_shape(5), deal_shape(6, 3),
-                                 draw_shape(6, 2) };
+       (5! = 120 orders); 52 cards for 'poker7'. */
+    const sb_shape shapes[4] = { perm_shape(5), deal_shape(6, 3),
+                                 draw_shape(6, 2), perm_shape(52) };
     size_t tested[32] = { 0 };
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < 4; k++) {
         const sb_shape *shape = &shapes[k];
         const size_t len = shape->len;
         sb_card *s = malloc(sizeof *s * len * (S1 + S2));
@@ -1245,7 +1245,7 @@ static void test_merge(void **state)
 }
 
 /* Registry sweep: every statistic passes fair samples of 8 cards of each
-   kind it applies to (p >= 1e-6 for each of 6: false alarm below 6e-6
+   kind it applies to (p >= 1e-6 for each of 7: false alarm below 7e-6
    over random seeds), states its null, and is not applicable for one card
    or no samples. */
 static void test_sweep(void **state)
@@ -1308,8 +1308,9 @@ static void test_registry_kinds(void **state)
     for (size_t t = 0; sb_stat_types[t] != NULL; t++)
         for (size_t k = 0; k < 3; k++) {
             char why[128];
-            const int want = (sb_stat_types[t]->kinds
-                              & (unsigned)shapes[k].kind) != 0;
+            const sb_stat_type *st = sb_stat_types[t];
+            const int want = (st->kinds & (unsigned)shapes[k].kind) != 0
+                             && st->n_min <= 8 && 8 <= st->n_max;
             assert_int_equal(sb_stat_applies(sb_stat_types[t], &shapes[k],
                                              why, sizeof why), want);
             assert_int_equal(why[0] == '\0', want);
@@ -1370,16 +1371,18 @@ static void test_registry(void **state)
     assert_false(sb_stat_applies(&sb_stat_position, &big, NULL, 0));
 
     const sb_stat_type *out[SB_STAT_DEFAULTS_MAX];
-    assert_int_equal(sb_stat_defaults(&s52, out, SB_STAT_DEFAULTS_MAX), 3);
+    assert_int_equal(sb_stat_defaults(&s52, out, SB_STAT_DEFAULTS_MAX), 5);
     assert_ptr_equal(out[0], &sb_stat_position);
     assert_ptr_equal(out[1], &sb_stat_fixed_points);
     assert_ptr_equal(out[2], &sb_stat_cycles);
+    assert_ptr_equal(out[3], &sb_stat_new_age_solitaire);
+    assert_ptr_equal(out[4], &sb_stat_poker7);
     sb_shape s10 = perm_shape(10), s1 = perm_shape(1);
-    assert_int_equal(sb_stat_defaults(&s10, out, SB_STAT_DEFAULTS_MAX), 4);
+    assert_int_equal(sb_stat_defaults(&s10, out, SB_STAT_DEFAULTS_MAX), 5);
     assert_ptr_equal(out[1], &sb_stat_permutation);
     assert_int_equal(sb_stat_defaults(&s1, out, SB_STAT_DEFAULTS_MAX), 4);
     assert_int_equal(sb_stat_defaults(&s1, out, 2), 2);
-    assert_int_equal(sb_stat_defaults(&big, out, SB_STAT_DEFAULTS_MAX), 2);
+    assert_int_equal(sb_stat_defaults(&big, out, SB_STAT_DEFAULTS_MAX), 3);
     sb_shape draw = { SB_KIND_DRAW, 52, 5, 0 };
     assert_int_equal(sb_stat_defaults(&draw, out, SB_STAT_DEFAULTS_MAX), 1);
     assert_ptr_equal(out[0], &sb_stat_card_slot);
