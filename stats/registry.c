@@ -13,6 +13,10 @@ const sb_stat_type *const sb_stat_types[] = {
     &sb_stat_permutation,
     &sb_stat_fixed_points,
     &sb_stat_cycles,
+    &sb_stat_rising,
+    &sb_stat_descents,
+    &sb_stat_inversions,
+    &sb_stat_successions,
     &sb_stat_card_hand,
     &sb_stat_card_slot,
     NULL
