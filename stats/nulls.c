@@ -248,3 +248,184 @@ int sb_null_poker7_counts(uint64_t *counts)
     }
     return SB_OK;
 }
+
+/* ---- order statistics ---------------------------------------------------
+
+   Descents and rising sequences share the Eulerian law; inversions follow
+   the Mahonian law; successions their own.  Each has a double version for
+   any n and an exact one for n <= 20; tests/test_order_stats.c checks
+   them against published rows (OEIS) and a brute-force enumeration of all
+   permutations of up to 8 elements. */
+
+/* The recurrence on probabilities never subtracts.  p[k] can be nonzero
+   only for lo <= k <= hi; one step can widen that to hi + 1 (P_m(k) needs
+   P_{m-1}(k) and P_{m-1}(k-1)), and both ends are then trimmed of values
+   below the floor.  Trimmed values stay negligible: for a fixed k below
+   the mean, A(m,k)/m! only falls as m grows (the mean (m-1)/2 moves away),
+   and the upper tail mirrors the lower, P_m(k) = P_m(m-1-k). */
+int sb_null_eulerian(size_t n, double *p)
+{
+    if (n == 0 || p == NULL)
+        return SB_EINVAL;
+    const double floor_p = 1e-300;
+    memset(p, 0, n * sizeof *p);
+    p[0] = 1.0;                        /* P_1: no descent, surely */
+    size_t lo = 0, hi = 0;
+    for (size_t m = 2; m <= n; m++) {
+        const double inv = 1.0 / (double)m;
+        /* Top down, so that p[k-1] still holds P_{m-1}(k-1); p[hi+1] and
+           p[lo-1] hold 0 (never set, or trimmed). */
+        for (size_t k = hi + 1; k > lo; k--)
+            p[k] = (double)(k + 1) * inv * p[k]
+                   + (double)(m - k) * inv * p[k - 1];
+        p[lo] = (double)(lo + 1) * inv * p[lo];
+        hi++;
+        while (hi > lo && p[hi] < floor_p)
+            p[hi--] = 0.0;
+        while (lo < hi && p[lo] < floor_p)
+            p[lo++] = 0.0;
+    }
+    return SB_OK;
+}
+
+/* A(m,k) = (k+1) A(m-1,k) + (m-k) A(m-1,k-1), A(1,0) = 1; the row sums to
+   m!, so for n <= 20 nothing overflows. */
+int sb_null_eulerian_count(size_t n, uint64_t *a)
+{
+    if (n == 0 || n > SB_NULL_FACT_MAX || a == NULL)
+        return SB_EINVAL;
+    memset(a, 0, n * sizeof *a);
+    a[0] = 1;
+    for (size_t m = 2; m <= n; m++) {
+        for (size_t k = m - 1; k >= 1; k--)
+            a[k] = (k + 1) * a[k] + (m - k) * a[k - 1];
+        /* a[0] = 1 * a[0]: one permutation without descent */
+    }
+    return SB_OK;
+}
+
+size_t sb_null_inversions_max(size_t n)
+{
+    return n < 2 ? 0 : n * (n - 1) / 2;
+}
+
+/* Step i turns P_{i-1} (support 0..top) into P_i (support 0..top + i - 1)
+   by P_i(k) = (1/i) sum_{j=0}^{i-1} P_{i-1}(k-j) = (C(k) - C(k-i)) / i,
+   C being the prefix sums of P_{i-1}, computed in place.  Only k up to
+   the middle h of the new support is computed: there the window k-i+1..k
+   lies no further right of the old centre than its left end lies left of
+   it, so C(k) - C(k-i) is at least P_{i-1}(k) and the rounding of the two
+   sums (relative to C(k) <= 1/2 + P(h)) stays small next to it.  The
+   upper half is the mirror image.  Top down, so that C(k-i) is still a
+   prefix sum when p[k] is written. */
+int sb_null_inversions(size_t n, double *p)
+{
+    if (n == 0 || p == NULL)
+        return SB_EINVAL;
+    const double floor_p = 1e-300;
+    const size_t max = sb_null_inversions_max(n);
+    memset(p, 0, (max + 1) * sizeof *p);
+    p[0] = 1.0;                        /* one element: no inversion */
+    size_t top = 0;
+    for (size_t i = 2; i <= n; i++) {
+        const size_t new_top = top + i - 1, h = new_top / 2;
+        for (size_t k = 1; k <= h; k++)
+            p[k] += p[k - 1];          /* beyond 'top' p is 0 */
+        const double inv = 1.0 / (double)i;
+        for (size_t k = h + 1; k-- > 0;) {
+            const double v = (p[k] - (k >= i ? p[k - i] : 0.0)) * inv;
+            p[k] = v < floor_p ? 0.0 : v;
+        }
+        for (size_t k = 0; k <= h; k++)
+            p[new_top - k] = p[k];     /* writes h..new_top only */
+        top = new_top;
+    }
+    return SB_OK;
+}
+
+/* The same convolution in exact integers: every prefix sum is at most
+   (i-1)! <= 19!, and integer subtraction is exact, so the whole support is
+   computed directly. */
+int sb_null_inversions_count(size_t n, uint64_t *c)
+{
+    if (n == 0 || n > SB_NULL_FACT_MAX || c == NULL)
+        return SB_EINVAL;
+    const size_t max = sb_null_inversions_max(n);
+    memset(c, 0, (max + 1) * sizeof *c);
+    c[0] = 1;
+    size_t top = 0;
+    for (size_t i = 2; i <= n; i++) {
+        const size_t new_top = top + i - 1;
+        for (size_t k = 1; k <= new_top; k++)
+            c[k] += c[k - 1];
+        for (size_t k = new_top + 1; k-- > 0;)
+            c[k] -= k >= i ? c[k - i] : 0;
+        top = new_top;
+    }
+    return SB_OK;
+}
+
+/* The successions law, derived.  For a set J of j of the n - 1 possible
+   successions (c, c+1), the permutations showing all of them are those of
+   the n - j blocks the pairs glue together: (n-j)! of them.  By
+   inclusion-exclusion, exactly k successions:
+     S(n,k) = sum_{j>=k} (-1)^(j-k) C(j,k) C(n-1,j) (n-j)!
+            = C(n-1,k) sum_{i=0}^{n-1-k} (-1)^i C(n-1-k,i) (n-k-i)!
+            = C(n-1,k) a(n-1-k),
+   using C(j,k) C(n-1,j) = C(n-1,k) C(n-1-k,j-k) and i = j - k; a(m) is
+   the k = 0 case for m + 1 elements, the permutations of m + 1 without a
+   succession, a(m) = m a(m-1) + (m-1) a(m-2) (OEIS A000255: "a(n) counts
+   permutations of [1,...,n+1] having no substring [k,k+1]").
+   Dividing by n!: C(n-1,k) (n-k)! / n! = (n-k) / (n k!), so
+     P(k) = q(n-1-k) (n-k) / (n k!),  q(m) = a(m) / (m+1)!,
+   and dividing the recurrence of a by (m+1)! gives the one for q, whose
+   terms are all positive.  q(m) tends to 1/e, and P to Poisson(1), as
+   the rencontres law does. */
+int sb_null_successions(size_t n, double *p)
+{
+    if (n == 0 || p == NULL)
+        return SB_EINVAL;
+    /* p[m] = q(m) for m = 0..n-1. */
+    p[0] = 1.0;
+    if (n > 1)
+        p[1] = 0.5;
+    for (size_t m = 2; m < n; m++) {
+        const double dm = (double)m;
+        p[m] = dm / (dm + 1.0) * p[m - 1]
+               + (dm - 1.0) / (dm * (dm + 1.0)) * p[m - 2];
+    }
+    /* Reverse, so that p[k] = q(n-1-k), then scale. */
+    for (size_t i = 0, j = n - 1; i < j; i++, j--) {
+        double t = p[i];
+        p[i] = p[j];
+        p[j] = t;
+    }
+    double inv_fact = 1.0;             /* 1/k!, 0 beyond k = 170 */
+    for (size_t k = 0; k < n; k++) {
+        if (k > 0)
+            inv_fact /= (double)k;
+        p[k] *= (double)(n - k) / (double)n * inv_fact;
+    }
+    return SB_OK;
+}
+
+/* S(n,k) = C(n-1,k) a(n-1-k); a(m) <= (m+1)! and S(n,k) <= n!, so for
+   n <= 20 nothing overflows. */
+int sb_null_successions_count(size_t n, uint64_t *s)
+{
+    if (n == 0 || n > SB_NULL_FACT_MAX || s == NULL)
+        return SB_EINVAL;
+    uint64_t a[SB_NULL_FACT_MAX];
+    a[0] = 1;
+    if (n > 1)
+        a[1] = 1;
+    for (size_t m = 2; m < n; m++)
+        a[m] = m * a[m - 1] + (m - 1) * a[m - 2];
+    uint64_t binom = 1;                /* C(n-1,k) */
+    for (size_t k = 0; k < n; k++) {
+        if (k > 0)
+            binom = binom * (n - k) / k;
+        s[k] = binom * a[n - 1 - k];
+    }
+    return SB_OK;
+}

@@ -16,6 +16,10 @@ extern const sb_stat_type sb_stat_position;       /* stats/position.c */
 extern const sb_stat_type sb_stat_permutation;    /* stats/permutation.c */
 extern const sb_stat_type sb_stat_fixed_points;   /* stats/fixed_points.c */
 extern const sb_stat_type sb_stat_cycles;         /* stats/cycles.c */
+extern const sb_stat_type sb_stat_rising;         /* stats/rising.c */
+extern const sb_stat_type sb_stat_descents;       /* stats/descents.c */
+extern const sb_stat_type sb_stat_inversions;     /* stats/inversions.c */
+extern const sb_stat_type sb_stat_successions;    /* stats/successions.c */
 extern const sb_stat_type sb_stat_new_age_solitaire; /* stats/new_age_solitaire.c */
 extern const sb_stat_type sb_stat_poker7;         /* stats/poker7.c */
 extern const sb_stat_type sb_stat_card_hand;      /* stats/card_hand.c */
@@ -40,9 +44,11 @@ int sb_stat_applies(const sb_stat_type *t, const sb_shape *s, char *why,
                     size_t len);
 
 /* The default battery for shape 's': the statistics that apply to it and
-   whose default_kinds include its kind, in registry order (for permutations: position, permutation when n <= 10,
-   fixed-points, cycles, new-age-solitaire when n >= 4, poker7 when
-   n = 52; card-hand for deals; card-slot for draws).
+   whose default_kinds include its kind, in registry order (for
+   permutations: position, permutation when n <= 10, fixed-points, cycles,
+   rising, descents, inversions when n <= 1024, successions,
+   new-age-solitaire when n >= 4, poker7 when n = 52; card-hand for deals;
+   card-slot for draws).
    Writes at most 'max' of them to 'out' and returns how many were
    written; max = SB_STAT_DEFAULTS_MAX always suffices. */
 size_t sb_stat_defaults(const sb_shape *s, const sb_stat_type **out,

@@ -1371,18 +1371,25 @@ static void test_registry(void **state)
     assert_false(sb_stat_applies(&sb_stat_position, &big, NULL, 0));
 
     const sb_stat_type *out[SB_STAT_DEFAULTS_MAX];
-    assert_int_equal(sb_stat_defaults(&s52, out, SB_STAT_DEFAULTS_MAX), 5);
+    assert_int_equal(sb_stat_defaults(&s52, out, SB_STAT_DEFAULTS_MAX), 9);
     assert_ptr_equal(out[0], &sb_stat_position);
     assert_ptr_equal(out[1], &sb_stat_fixed_points);
     assert_ptr_equal(out[2], &sb_stat_cycles);
-    assert_ptr_equal(out[3], &sb_stat_new_age_solitaire);
-    assert_ptr_equal(out[4], &sb_stat_poker7);
+    assert_ptr_equal(out[3], &sb_stat_rising);
+    assert_ptr_equal(out[4], &sb_stat_descents);
+    assert_ptr_equal(out[5], &sb_stat_inversions);
+    assert_ptr_equal(out[6], &sb_stat_successions);
+    assert_ptr_equal(out[7], &sb_stat_new_age_solitaire);
+    assert_ptr_equal(out[8], &sb_stat_poker7);
     sb_shape s10 = perm_shape(10), s1 = perm_shape(1);
-    assert_int_equal(sb_stat_defaults(&s10, out, SB_STAT_DEFAULTS_MAX), 5);
+    assert_int_equal(sb_stat_defaults(&s10, out, SB_STAT_DEFAULTS_MAX), 9);
     assert_ptr_equal(out[1], &sb_stat_permutation);
+    /* One card: the four order statistics need two (n_min 2). */
     assert_int_equal(sb_stat_defaults(&s1, out, SB_STAT_DEFAULTS_MAX), 4);
     assert_int_equal(sb_stat_defaults(&s1, out, 2), 2);
-    assert_int_equal(sb_stat_defaults(&big, out, SB_STAT_DEFAULTS_MAX), 3);
+    /* 5000 cards: no position matrix (n <= 4096), no inversions
+       (n <= 1024), no poker7 (52 only). */
+    assert_int_equal(sb_stat_defaults(&big, out, SB_STAT_DEFAULTS_MAX), 6);
     sb_shape draw = { SB_KIND_DRAW, 52, 5, 0 };
     assert_int_equal(sb_stat_defaults(&draw, out, SB_STAT_DEFAULTS_MAX), 1);
     assert_ptr_equal(out[0], &sb_stat_card_slot);
