@@ -452,15 +452,34 @@ void sb_gof_percent(char *buf, size_t len, double pct)
         snprintf(buf, len, "%.3g", pct);
 }
 
-/* "1 cycle", "0 fixed points", "5-52 cycles". */
+/* How the categories of a 1-D result are named: by number and unit, or
+   by a name each. */
+typedef struct dist_words {
+    long first_value;
+    const char *one, *many;        /* "cycle", "cycles" */
+    const char *const *names;      /* or names[value - first_value] */
+} dist_words;
+
+/* "1 cycle", "0 fixed points", "5-52 cycles"; "flush", "four of a kind to
+   straight flush". */
 static void group_label(char *buf, size_t len, long lo, long hi,
-                        const char *one, const char *many)
+                        const dist_words *w)
 {
-    if (lo == hi)
-        snprintf(buf, len, "%ld %s", lo, lo == 1 ? one : many);
+    if (w->names && lo == hi)
+        snprintf(buf, len, "%s", w->names[lo - w->first_value]);
+    else if (w->names)
+        snprintf(buf, len, "%s to %s", w->names[lo - w->first_value],
+                 w->names[hi - w->first_value]);
+    else if (lo == hi)
+        snprintf(buf, len, "%ld %s", lo, lo == 1 ? w->one : w->many);
     else
-        snprintf(buf, len, "%ld-%ld %s", lo, hi, many);
+        snprintf(buf, len, "%ld-%ld %s", lo, hi, w->many);
 }
+
+static int dist_result(sb_result *res, const char *name,
+                       const uint64_t *counts, const double *prob, size_t k,
+                       const dist_words *w, uint64_t samples,
+                       double fail_alpha, const char *null_desc);
 
 int sb_gof_dist_result(sb_result *res, const char *name,
                        const uint64_t *counts, const double *prob, size_t k,
@@ -468,6 +487,31 @@ int sb_gof_dist_result(sb_result *res, const char *name,
                        double fail_alpha, const char *one,
                        const char *many, const char *null_desc)
 {
+    const dist_words w = { first_value, one, many, NULL };
+    return dist_result(res, name, counts, prob, k, &w, samples, fail_alpha,
+                       null_desc);
+}
+
+int sb_gof_dist_named(sb_result *res, const char *name,
+                      const uint64_t *counts, const double *prob, size_t k,
+                      const char *const *names, uint64_t samples,
+                      double fail_alpha, const char *null_desc)
+{
+    if (names == NULL) {
+        sb_gof_begin(res, name);
+        return SB_EINVAL;
+    }
+    const dist_words w = { 0, NULL, NULL, names };
+    return dist_result(res, name, counts, prob, k, &w, samples, fail_alpha,
+                       null_desc);
+}
+
+static int dist_result(sb_result *res, const char *name,
+                       const uint64_t *counts, const double *prob, size_t k,
+                       const dist_words *w, uint64_t samples,
+                       double fail_alpha, const char *null_desc)
+{
+    const long first_value = w->first_value;
     sb_gof_begin(res, name);
     if (counts == NULL || prob == NULL || k == 0)
         return SB_EINVAL;
@@ -545,15 +589,13 @@ int sb_gof_dist_result(sb_result *res, const char *name,
     for (size_t g = 1; g < groups; g++)
         if (t->expected[g] > t->expected[likely])
             likely = g;
-    group_label(label, sizeof label, t->lo[likely], t->hi[likely], one,
-                many);
+    group_label(label, sizeof label, t->lo[likely], t->hi[likely], w);
     sb_gof_percent(want, sizeof want, 100.0 * t->expected[likely] / N);
     char what[sizeof label + sizeof want + 16];
     snprintf(what, sizeof what, "%s (%s%% of decks)", label, want);
     sb_gof_detectable_words(res, t->expected[likely] / N, what);
     if (worst > 0.0) {
-        group_label(label, sizeof label, t->lo[worst_g], t->hi[worst_g],
-                    one, many);
+        group_label(label, sizeof label, t->lo[worst_g], t->hi[worst_g], w);
         sb_gof_percent(obs, sizeof obs, 100.0 * t->observed[worst_g] / N);
         sb_gof_percent(want, sizeof want, 100.0 * t->expected[worst_g] / N);
         snprintf(res->effect_desc, sizeof res->effect_desc,

@@ -150,6 +150,15 @@ int sb_gof_dist_result(sb_result *res, const char *name,
                        const char *one, const char *many,
                        const char *null_desc);
 
+/* The same with a name for each category, names[i] for counts[i]
+   ("flush"), in place of numbers and units: "flush: 5.05% of decks against
+   3.03% expected", "four of a kind to straight flush" for a pooled group.
+   Returns what sb_gof_dist_result returns; SB_EINVAL for no names. */
+int sb_gof_dist_named(sb_result *res, const char *name,
+                      const uint64_t *counts, const double *prob, size_t k,
+                      const char *const *names, uint64_t samples,
+                      double fail_alpha, const char *null_desc);
+
 /* ---- card x group tables ---------------------------------------------- */
 
 /* Tables where every sample puts each of n cards into exactly one of G

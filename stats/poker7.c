@@ -90,39 +90,6 @@ static int poker7_merge(void *into, const void *from)
     return SB_OK;
 }
 
-/* The group of largest contribution in words, with category names in
-   place of sb_gof_dist_result's numbers: "flush: 9.21% of decks against
-   3.03% expected", "four of a kind to straight flush: ..." when pooled. */
-static void poker7_describe(sb_result *res, uint64_t samples)
-{
-    const sb_table *t = &res->table;
-    double worst = 0.0;
-    size_t g_worst = t->cols;
-    for (size_t g = 0; g < t->cols; g++) {
-        const double d = t->observed[g] - t->expected[g];
-        const double c = d * d / t->expected[g];
-        if (c > worst) {
-            worst = c;
-            g_worst = g;
-        }
-    }
-    if (g_worst == t->cols)
-        return;   /* sb_gof_dist_result already said: no deviation */
-    char label[64], obs[32], want[32];
-    const unsigned lo = (unsigned)t->lo[g_worst];
-    const unsigned hi = (unsigned)t->hi[g_worst];
-    if (lo == hi)
-        snprintf(label, sizeof label, "%s", sb_poker_name(lo));
-    else
-        snprintf(label, sizeof label, "%s to %s", sb_poker_name(lo),
-                 sb_poker_name(hi));
-    const double N = (double)samples;
-    sb_gof_percent(obs, sizeof obs, 100.0 * t->observed[g_worst] / N);
-    sb_gof_percent(want, sizeof want, 100.0 * t->expected[g_worst] / N);
-    snprintf(res->effect_desc, sizeof res->effect_desc,
-             "%s: %s%% of decks against %s%% expected", label, obs, want);
-}
-
 static int poker7_finalize(const void *acc, uint64_t samples,
                            double fail_alpha, sb_result *res)
 {
@@ -132,14 +99,13 @@ static int poker7_finalize(const void *acc, uint64_t samples,
     sb_null_poker7_counts(hands);
     for (size_t k = 0; k < SB_POKER_CATEGORIES; k++)
         prob[k] = (double)hands[k] / POKER7_HANDS;
-    int st = sb_gof_dist_result(res, sb_stat_poker7.name, a->counts, prob,
-                                SB_POKER_CATEGORIES, 0, samples, fail_alpha,
-                                "category", "categories",
-                                "best hand of the top 7 cards, exact counts "
-                                "over C(52,7) = 133784560 hands");
-    if (st == SB_OK && res->applicable)
-        poker7_describe(res, samples);
-    return st;
+    const char *names[SB_POKER_CATEGORIES];
+    for (unsigned k = 0; k < SB_POKER_CATEGORIES; k++)
+        names[k] = sb_poker_name(k);
+    return sb_gof_dist_named(res, sb_stat_poker7.name, a->counts, prob,
+                             SB_POKER_CATEGORIES, names, samples, fail_alpha,
+                             "best hand of the top 7 cards, exact counts "
+                             "over C(52,7) = 133784560 hands");
 }
 
 static void poker7_free(void *acc)
