@@ -17,6 +17,10 @@ extern const sb_stat_type sb_stat_permutation;    /* stats/permutation.c */
 extern const sb_stat_type sb_stat_fixed_points;   /* stats/fixed_points.c */
 extern const sb_stat_type sb_stat_cycles;         /* stats/cycles.c */
 extern const sb_stat_type sb_stat_card_hand;      /* stats/card_hand.c */
+extern const sb_stat_type sb_stat_hand_patterns;  /* stats/hand_patterns.c */
+extern const sb_stat_type sb_stat_suit_lengths;   /* stats/suit_lengths.c */
+extern const sb_stat_type sb_stat_hcp;            /* stats/hcp.c */
+extern const sb_stat_type sb_stat_same_hand_pairs; /* stats/same_hand_pairs.c */
 extern const sb_stat_type sb_stat_card_slot;      /* stats/card_slot.c */
 
 /* Every statistic, NULL-terminated. */
@@ -39,7 +43,9 @@ int sb_stat_applies(const sb_stat_type *t, const sb_shape *s, char *why,
 
 /* The default battery for shape 's': the statistics that apply to it and
    whose default_kinds include its kind, in registry order (for permutations: position, permutation when n <= 10,
-   fixed-points, cycles; card-hand for deals; card-slot for draws).
+   fixed-points, cycles; for deals card-hand, hand-patterns and
+   suit-lengths from 26 cards, hcp from 10, same-hand-pairs from 4;
+   card-slot for draws).
    Writes at most 'max' of them to 'out' and returns how many were
    written; max = SB_STAT_DEFAULTS_MAX always suffices. */
 size_t sb_stat_defaults(const sb_shape *s, const sb_stat_type **out,
