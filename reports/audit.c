@@ -33,9 +33,10 @@ static const char *agreement(const sb_report *rep)
     case SB_VERDICT_SUSPECT:
         return "inconclusive";
     case SB_VERDICT_PASS:
-        /* Too small for this many samples, or of a kind these
-           statistics cannot see at all (deal-random-hand against a
-           card x hand count). */
+        /* Too small for this many samples, or of a kind the statistics
+           run cannot see at all (deal-random-hand against a card x hand
+           count alone: every card reaches every hand with probability
+           exactly 1/H). */
         return biased ? "bias not seen by these statistics at this size"
                       : "no bias found, as expected";
     case SB_VERDICT_NA:
