@@ -18,7 +18,8 @@ This module holds:
     python3 needs installing: the Clopper-Pearson binomial interval, the
     Kolmogorov-Smirnov test of uniformity, the randomized p-value of a
     discrete statistic;
-  - Markdown and provenance helpers for the two reports.
+  - Markdown tables, number formats and the source revision, for the two
+    reports.
 
 The two modes live in calibrate.py and power.py; scripts/calibrate and
 scripts/power install, build and call them.
