@@ -13,8 +13,10 @@ const sb_stat_type *const sb_stat_types[] = {
     &sb_stat_permutation,
     &sb_stat_fixed_points,
     &sb_stat_cycles,
+    &sb_stat_serial,
     &sb_stat_card_hand,
     &sb_stat_card_slot,
+    &sb_stat_collisions,
     NULL
 };
 

@@ -16,8 +16,10 @@ extern const sb_stat_type sb_stat_position;       /* stats/position.c */
 extern const sb_stat_type sb_stat_permutation;    /* stats/permutation.c */
 extern const sb_stat_type sb_stat_fixed_points;   /* stats/fixed_points.c */
 extern const sb_stat_type sb_stat_cycles;         /* stats/cycles.c */
+extern const sb_stat_type sb_stat_serial;         /* stats/serial.c */
 extern const sb_stat_type sb_stat_card_hand;      /* stats/card_hand.c */
 extern const sb_stat_type sb_stat_card_slot;      /* stats/card_slot.c */
+extern const sb_stat_type sb_stat_collisions;     /* stats/collisions.c */
 
 /* Every statistic, NULL-terminated. */
 extern const sb_stat_type *const sb_stat_types[];
@@ -38,8 +40,10 @@ int sb_stat_applies(const sb_stat_type *t, const sb_shape *s, char *why,
                     size_t len);
 
 /* The default battery for shape 's': the statistics that apply to it and
-   whose default_kinds include its kind, in registry order (for permutations: position, permutation when n <= 10,
-   fixed-points, cycles; card-hand for deals; card-slot for draws).
+   whose default_kinds include its kind, in registry order (for
+   permutations: position, permutation when n <= 10, fixed-points, cycles,
+   serial, collisions when n >= 15; for deals: card-hand, collisions when
+   n >= 15; for draws: serial, card-slot, collisions when n >= 15).
    Writes at most 'max' of them to 'out' and returns how many were
    written; max = SB_STAT_DEFAULTS_MAX always suffices. */
 size_t sb_stat_defaults(const sb_shape *s, const sb_stat_type **out,

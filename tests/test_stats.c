@@ -1151,9 +1151,12 @@ static void test_merge(void **state)
             type->add(a, s, S1);
             type->add(b, s + S1 * len, S2);
             /* c is fed in two calls of different sizes, as a runner
-               would. */
-            type->add(c, s, 7);
-            type->add(c, s + 7 * len, S1 + S2 - 7);
+               would; but 'serial' counts pairs of consecutive samples
+               within one call, so it is fed at the boundary of a and b
+               (tests/test_collisions.c checks its own merge). */
+            const size_t cut = type == &sb_stat_serial ? S1 : 7;
+            type->add(c, s, cut);
+            type->add(c, s + cut * len, S1 + S2 - cut);
             assert_int_equal(type->merge(a, b), SB_OK);
             sb_result ra, rc;
             assert_int_equal(type->finalize(a, S1 + S2, 1e-6, &ra), SB_OK);
@@ -1176,12 +1179,14 @@ static void test_merge(void **state)
         }
         free(s);
     }
+    /* Every statistic of small decks was tested ('collisions' needs
+       n >= 15 and has its own merge tests in tests/test_collisions.c). */
     for (size_t t = 0; sb_stat_types[t] != NULL; t++)
-        assert_true(tested[t] > 0);
+        assert_true(tested[t] > 0 || sb_stat_types[t]->n_min > 6);
 }
 
 /* Registry sweep: every statistic passes fair samples of 8 cards of each
-   kind it applies to (p >= 1e-6 for each of 6: false alarm below 6e-6
+   kind it applies to (p >= 1e-6 for each of 8: false alarm below 8e-6
    over random seeds), states its null, and is not applicable for one card
    or no samples. */
 static void test_sweep(void **state)
@@ -1245,7 +1250,8 @@ static void test_registry_kinds(void **state)
         for (size_t k = 0; k < 3; k++) {
             char why[128];
             const int want = (sb_stat_types[t]->kinds
-                              & (unsigned)shapes[k].kind) != 0;
+                              & (unsigned)shapes[k].kind) != 0
+                             && sb_stat_types[t]->n_min <= shapes[k].n;
             assert_int_equal(sb_stat_applies(sb_stat_types[t], &shapes[k],
                                              why, sizeof why), want);
             assert_int_equal(why[0] == '\0', want);
@@ -1271,12 +1277,16 @@ static void test_registry_kinds(void **state)
                                  sizeof why));
     assert_string_equal(why, "'card-slot' applies to draws, not deals");
 
-    /* The defaults: one table for each of deals and draws. */
+    /* The defaults: one table for each of deals and draws, serial
+       dependence for draws, repeats for both. */
     const sb_stat_type *out[SB_STAT_DEFAULTS_MAX];
-    assert_int_equal(sb_stat_defaults(&bridge, out, SB_STAT_DEFAULTS_MAX), 1);
+    assert_int_equal(sb_stat_defaults(&bridge, out, SB_STAT_DEFAULTS_MAX), 2);
     assert_ptr_equal(out[0], &sb_stat_card_hand);
-    assert_int_equal(sb_stat_defaults(&hand5, out, SB_STAT_DEFAULTS_MAX), 1);
-    assert_ptr_equal(out[0], &sb_stat_card_slot);
+    assert_ptr_equal(out[1], &sb_stat_collisions);
+    assert_int_equal(sb_stat_defaults(&hand5, out, SB_STAT_DEFAULTS_MAX), 3);
+    assert_ptr_equal(out[0], &sb_stat_serial);
+    assert_ptr_equal(out[1], &sb_stat_card_slot);
+    assert_ptr_equal(out[2], &sb_stat_collisions);
 }
 
 static void test_registry(void **state)
@@ -1288,6 +1298,8 @@ static void test_registry(void **state)
     assert_ptr_equal(sb_stat_find("cycles"), &sb_stat_cycles);
     assert_ptr_equal(sb_stat_find("card-hand"), &sb_stat_card_hand);
     assert_ptr_equal(sb_stat_find("card-slot"), &sb_stat_card_slot);
+    assert_ptr_equal(sb_stat_find("serial"), &sb_stat_serial);
+    assert_ptr_equal(sb_stat_find("collisions"), &sb_stat_collisions);
     assert_null(sb_stat_find("positon"));
     assert_null(sb_stat_find(NULL));
 
@@ -1306,20 +1318,26 @@ static void test_registry(void **state)
     assert_false(sb_stat_applies(&sb_stat_position, &big, NULL, 0));
 
     const sb_stat_type *out[SB_STAT_DEFAULTS_MAX];
-    assert_int_equal(sb_stat_defaults(&s52, out, SB_STAT_DEFAULTS_MAX), 3);
+    assert_int_equal(sb_stat_defaults(&s52, out, SB_STAT_DEFAULTS_MAX), 5);
     assert_ptr_equal(out[0], &sb_stat_position);
     assert_ptr_equal(out[1], &sb_stat_fixed_points);
     assert_ptr_equal(out[2], &sb_stat_cycles);
+    assert_ptr_equal(out[3], &sb_stat_serial);
+    assert_ptr_equal(out[4], &sb_stat_collisions);
+    /* No collisions below 15 cards (15! ~ 2^40.25). */
     sb_shape s10 = perm_shape(10), s1 = perm_shape(1);
-    assert_int_equal(sb_stat_defaults(&s10, out, SB_STAT_DEFAULTS_MAX), 4);
+    assert_int_equal(sb_stat_defaults(&s10, out, SB_STAT_DEFAULTS_MAX), 5);
     assert_ptr_equal(out[1], &sb_stat_permutation);
-    assert_int_equal(sb_stat_defaults(&s1, out, SB_STAT_DEFAULTS_MAX), 4);
+    assert_ptr_equal(out[4], &sb_stat_serial);
+    assert_int_equal(sb_stat_defaults(&s1, out, SB_STAT_DEFAULTS_MAX), 5);
     assert_int_equal(sb_stat_defaults(&s1, out, 2), 2);
-    assert_int_equal(sb_stat_defaults(&big, out, SB_STAT_DEFAULTS_MAX), 2);
+    /* Above 4096 cards, no n x n table: position and serial drop out. */
+    assert_int_equal(sb_stat_defaults(&big, out, SB_STAT_DEFAULTS_MAX), 3);
+    assert_ptr_equal(out[2], &sb_stat_collisions);
     sb_shape draw = { SB_KIND_DRAW, 52, 5, 0 };
-    assert_int_equal(sb_stat_defaults(&draw, out, SB_STAT_DEFAULTS_MAX), 1);
-    assert_ptr_equal(out[0], &sb_stat_card_slot);
-    assert_int_equal(sb_stat_defaults(&deal, out, SB_STAT_DEFAULTS_MAX), 1);
+    assert_int_equal(sb_stat_defaults(&draw, out, SB_STAT_DEFAULTS_MAX), 3);
+    assert_ptr_equal(out[1], &sb_stat_card_slot);
+    assert_int_equal(sb_stat_defaults(&deal, out, SB_STAT_DEFAULTS_MAX), 2);
     assert_ptr_equal(out[0], &sb_stat_card_hand);
 }
 
