@@ -46,6 +46,16 @@
  * its own that is not derived here.  Recorded deals usually come from a
  * shuffle whose permutations can be tested directly.
  *
+ * What else it responds to: the null is that of independent uniform
+ * samples, and independence alone is not enough.  Two independent decks
+ * from a biased shuffle have a relative permutation whose law is the
+ * shuffle's law convolved with its inverse's, not uniform (and two
+ * independent hands that favour the same cards overlap too much), so a
+ * strong marginal bias shows here too, at second order: naive-swap on
+ * 3 cards, 2 x 10^5 decks, gives p = 0.0014 where position gives
+ * p < 1e-300.  When the per-sample statistics fail as well, read a
+ * 'serial' failure as that bias first; alone, it means dependence.
+ *
  * Which pairs: only consecutive samples within one call of 'add'.  The
  * runner never lets a call span two chunks (and chunks are independent
  * streams, possibly run by different threads), so pairs across calls are
