@@ -19,12 +19,14 @@ const sb_stat_type *const sb_stat_types[] = {
     &sb_stat_successions,
     &sb_stat_new_age_solitaire,
     &sb_stat_poker7,
+    &sb_stat_serial,
     &sb_stat_card_hand,
     &sb_stat_hand_patterns,
     &sb_stat_suit_lengths,
     &sb_stat_hcp,
     &sb_stat_same_hand_pairs,
     &sb_stat_card_slot,
+    &sb_stat_collisions,
     NULL
 };
 

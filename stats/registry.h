@@ -22,12 +22,14 @@ extern const sb_stat_type sb_stat_inversions;     /* stats/inversions.c */
 extern const sb_stat_type sb_stat_successions;    /* stats/successions.c */
 extern const sb_stat_type sb_stat_new_age_solitaire; /* stats/new_age_solitaire.c */
 extern const sb_stat_type sb_stat_poker7;         /* stats/poker7.c */
+extern const sb_stat_type sb_stat_serial;         /* stats/serial.c */
 extern const sb_stat_type sb_stat_card_hand;      /* stats/card_hand.c */
 extern const sb_stat_type sb_stat_hand_patterns;  /* stats/hand_patterns.c */
 extern const sb_stat_type sb_stat_suit_lengths;   /* stats/suit_lengths.c */
 extern const sb_stat_type sb_stat_hcp;            /* stats/hcp.c */
 extern const sb_stat_type sb_stat_same_hand_pairs; /* stats/same_hand_pairs.c */
 extern const sb_stat_type sb_stat_card_slot;      /* stats/card_slot.c */
+extern const sb_stat_type sb_stat_collisions;     /* stats/collisions.c */
 
 /* Every statistic, NULL-terminated. */
 extern const sb_stat_type *const sb_stat_types[];
@@ -51,10 +53,10 @@ int sb_stat_applies(const sb_stat_type *t, const sb_shape *s, char *why,
    whose default_kinds include its kind, in registry order (for
    permutations: position, permutation when n <= 10, fixed-points, cycles,
    rising, descents, inversions when n <= 1024, successions,
-   new-age-solitaire when n >= 4, poker7 when n = 52; for deals card-hand,
-   hand-patterns and suit-lengths from 26 cards, hcp from 10,
-   same-hand-pairs from 4;
-   card-slot for draws).
+   new-age-solitaire when n >= 4, poker7 when n = 52, serial, collisions
+   when n >= 15; for deals card-hand, hand-patterns and suit-lengths from
+   26 cards, hcp from 10, same-hand-pairs from 4, collisions when n >= 15;
+   for draws serial, card-slot, collisions when n >= 15).
    Writes at most 'max' of them to 'out' and returns how many were
    written; max = SB_STAT_DEFAULTS_MAX always suffices. */
 size_t sb_stat_defaults(const sb_shape *s, const sb_stat_type **out,

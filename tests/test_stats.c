@@ -1216,9 +1216,12 @@ static void test_merge(void **state)
             type->add(a, s, S1);
             type->add(b, s + S1 * len, S2);
             /* c is fed in two calls of different sizes, as a runner
-               would. */
-            type->add(c, s, 7);
-            type->add(c, s + 7 * len, S1 + S2 - 7);
+               would; but 'serial' counts pairs of consecutive samples
+               within one call, so it is fed at the boundary of a and b
+               (tests/test_collisions.c checks its own merge). */
+            const size_t cut = type == &sb_stat_serial ? S1 : 7;
+            type->add(c, s, cut);
+            type->add(c, s + cut * len, S1 + S2 - cut);
             assert_int_equal(type->merge(a, b), SB_OK);
             sb_result ra, rc;
             assert_int_equal(type->finalize(a, S1 + S2, 1e-6, &ra), SB_OK);
@@ -1245,12 +1248,14 @@ static void test_merge(void **state)
         }
         free(s);
     }
+    /* Every statistic of small decks was tested ('collisions' needs
+       n >= 15 and has its own merge tests in tests/test_collisions.c). */
     for (size_t t = 0; sb_stat_types[t] != NULL; t++)
-        assert_true(tested[t] > 0);
+        assert_true(tested[t] > 0 || sb_stat_types[t]->n_min > 6);
 }
 
 /* Registry sweep: every statistic passes fair samples of 8 cards of each
-   kind it applies to (p >= 1e-6 for each of 13: false alarm below 1.3e-5
+   kind it applies to (p >= 1e-6 for each of 15: false alarm below 1.5e-5
    over random seeds), states its null, and is not applicable for one card
    or no samples. */
 static void test_sweep(void **state)
@@ -1346,15 +1351,19 @@ static void test_registry_kinds(void **state)
                                  sizeof why));
     assert_string_equal(why, "'card-slot' applies to draws, not deals");
 
-    /* The defaults: for deals the card x hand table and the four
-       statistics of whole hands; for draws one table. */
+    /* The defaults: for deals the card x hand table, the four
+       statistics of whole hands and repeats; for draws serial dependence,
+       one table and repeats. */
     const sb_stat_type *out[SB_STAT_DEFAULTS_MAX];
-    assert_int_equal(sb_stat_defaults(&bridge, out, SB_STAT_DEFAULTS_MAX), 5);
+    assert_int_equal(sb_stat_defaults(&bridge, out, SB_STAT_DEFAULTS_MAX), 6);
     assert_ptr_equal(out[0], &sb_stat_card_hand);
     assert_ptr_equal(out[1], &sb_stat_hand_patterns);
     assert_ptr_equal(out[4], &sb_stat_same_hand_pairs);
-    assert_int_equal(sb_stat_defaults(&hand5, out, SB_STAT_DEFAULTS_MAX), 1);
-    assert_ptr_equal(out[0], &sb_stat_card_slot);
+    assert_ptr_equal(out[5], &sb_stat_collisions);
+    assert_int_equal(sb_stat_defaults(&hand5, out, SB_STAT_DEFAULTS_MAX), 3);
+    assert_ptr_equal(out[0], &sb_stat_serial);
+    assert_ptr_equal(out[1], &sb_stat_card_slot);
+    assert_ptr_equal(out[2], &sb_stat_collisions);
 }
 
 static void test_registry(void **state)
@@ -1366,6 +1375,8 @@ static void test_registry(void **state)
     assert_ptr_equal(sb_stat_find("cycles"), &sb_stat_cycles);
     assert_ptr_equal(sb_stat_find("card-hand"), &sb_stat_card_hand);
     assert_ptr_equal(sb_stat_find("card-slot"), &sb_stat_card_slot);
+    assert_ptr_equal(sb_stat_find("serial"), &sb_stat_serial);
+    assert_ptr_equal(sb_stat_find("collisions"), &sb_stat_collisions);
     assert_null(sb_stat_find("positon"));
     assert_null(sb_stat_find(NULL));
 
@@ -1384,7 +1395,7 @@ static void test_registry(void **state)
     assert_false(sb_stat_applies(&sb_stat_position, &big, NULL, 0));
 
     const sb_stat_type *out[SB_STAT_DEFAULTS_MAX];
-    assert_int_equal(sb_stat_defaults(&s52, out, SB_STAT_DEFAULTS_MAX), 9);
+    assert_int_equal(sb_stat_defaults(&s52, out, SB_STAT_DEFAULTS_MAX), 11);
     assert_ptr_equal(out[0], &sb_stat_position);
     assert_ptr_equal(out[1], &sb_stat_fixed_points);
     assert_ptr_equal(out[2], &sb_stat_cycles);
@@ -1394,19 +1405,25 @@ static void test_registry(void **state)
     assert_ptr_equal(out[6], &sb_stat_successions);
     assert_ptr_equal(out[7], &sb_stat_new_age_solitaire);
     assert_ptr_equal(out[8], &sb_stat_poker7);
+    assert_ptr_equal(out[9], &sb_stat_serial);
+    assert_ptr_equal(out[10], &sb_stat_collisions);
+    /* No collisions below 15 cards (15! ~ 2^40.25), no poker7 but at 52. */
     sb_shape s10 = perm_shape(10), s1 = perm_shape(1);
-    assert_int_equal(sb_stat_defaults(&s10, out, SB_STAT_DEFAULTS_MAX), 9);
+    assert_int_equal(sb_stat_defaults(&s10, out, SB_STAT_DEFAULTS_MAX), 10);
     assert_ptr_equal(out[1], &sb_stat_permutation);
-    /* One card: the four order statistics need two (n_min 2). */
-    assert_int_equal(sb_stat_defaults(&s1, out, SB_STAT_DEFAULTS_MAX), 4);
+    assert_ptr_equal(out[9], &sb_stat_serial);
+    /* One card: the four tables and serial; the order statistics need
+       two cards, the solitaire four. */
+    assert_int_equal(sb_stat_defaults(&s1, out, SB_STAT_DEFAULTS_MAX), 5);
     assert_int_equal(sb_stat_defaults(&s1, out, 2), 2);
-    /* 5000 cards: no position matrix (n <= 4096), no inversions
-       (n <= 1024), no poker7 (52 only). */
-    assert_int_equal(sb_stat_defaults(&big, out, SB_STAT_DEFAULTS_MAX), 6);
+    /* 5000 cards: no n x n table (position, serial: n <= 4096), no
+       inversions (n <= 1024), no poker7 (52 only). */
+    assert_int_equal(sb_stat_defaults(&big, out, SB_STAT_DEFAULTS_MAX), 7);
+    assert_ptr_equal(out[6], &sb_stat_collisions);
     sb_shape draw = { SB_KIND_DRAW, 52, 5, 0 };
-    assert_int_equal(sb_stat_defaults(&draw, out, SB_STAT_DEFAULTS_MAX), 1);
-    assert_ptr_equal(out[0], &sb_stat_card_slot);
-    assert_int_equal(sb_stat_defaults(&deal, out, SB_STAT_DEFAULTS_MAX), 5);
+    assert_int_equal(sb_stat_defaults(&draw, out, SB_STAT_DEFAULTS_MAX), 3);
+    assert_ptr_equal(out[1], &sb_stat_card_slot);
+    assert_int_equal(sb_stat_defaults(&deal, out, SB_STAT_DEFAULTS_MAX), 6);
     assert_ptr_equal(out[0], &sb_stat_card_hand);
 }
 

@@ -1,0 +1,342 @@
+/*
+ * serial.c - 'serial': does one sample depend on the one before it?
+ *
+ * What it sees: pairs of consecutive samples.  Every other statistic looks
+ * at samples one at a time, so a shuffle that keeps state between samples
+ * - reshuffling the previous deck with a few swaps, dealing the next hand
+ * from the same deck without shuffling the rest - can pass them all while
+ * each sample follows from the last.  This one compares each sample with
+ * the previous one.
+ *
+ * PERMUTATION.  With deck_t[j] the card at position j of sample t, the
+ * relative permutation of samples t and t+1 sends each position j of
+ * sample t to the position in sample t+1 of the card that was there:
+ *     tau_t(j) = pos_{t+1}(deck_t[j]),   pos_{t+1} the inverse of deck_{t+1}
+ * (in function notation, with sigma_t = pos_t sending a card to its
+ * position, tau_t = sigma_{t+1} o sigma_t^-1).  The statistic counts the
+ * n x n table of (j, tau_t(j)): "the card at position j went to position
+ * i of the next deck".  The null: for independent uniform samples the
+ * tau_t are themselves independent and uniform (the map from
+ * (deck_1, ..., deck_m) to (tau_1, ..., tau_{m-1}, deck_m) is a bijection
+ * of S_n^m, so it carries the uniform law to the uniform law), so the
+ * table is exactly a position matrix over the m - 1 pairs: every row and
+ * column sums to the pairs, and X^2 (n-1)/n tends to chi-square((n-1)^2)
+ * (the derivation in gof.c and position.c).  It is finalized by the same
+ * card x group machinery as position (sb_gof_groups_result, n groups of
+ * one position), so the two agree on everything but the names.  A
+ * shuffle that carries its deck over shows as a heavy diagonal ("the card
+ * at position 5 stayed at position 5").  The previous sample's inverse is
+ * kept in the accumulator, so 'add' allocates nothing.
+ *
+ * DRAW.  The overlap |H_t n H_{t+1}| of consecutive hands, as sets.  For
+ * independent uniform draws of k cards from n it is hypergeometric:
+ *     P(x) = C(k,x) C(n-k,k-x) / C(n,k),  max(0, 2k-n) <= x <= k
+ * (W. Feller, "An Introduction to Probability Theory and Its
+ * Applications", vol. 1, 3rd ed., II.6), computed by GSL's
+ * gsl_ran_hypergeometric_pdf; and consecutive overlaps are independent:
+ * given H_2, the overlap with H_1 has that law whatever H_2 is, and so on
+ * along the chain.  A 1-D distribution, pooled and referred to chi-square
+ * by sb_gof_dist_result.  A game that deals the next hand from the rest of
+ * the deck gives disjoint hands: "0 cards in common: 100% of pairs".  A
+ * draw of the whole deck (k = n) always overlaps fully: not applicable.
+ *
+ * DEAL is not covered.  A deal has no positions, so there is no relative
+ * permutation; the analogue, the H x H table of cards moving from hand a
+ * to hand b, has fixed margins and a multivariate hypergeometric null of
+ * its own that is not derived here.  Recorded deals usually come from a
+ * shuffle whose permutations can be tested directly.
+ *
+ * What else it responds to: the null is that of independent uniform
+ * samples, and independence alone is not enough.  Two independent decks
+ * from a biased shuffle have a relative permutation whose law is the
+ * shuffle's law convolved with its inverse's, not uniform (and two
+ * independent hands that favour the same cards overlap too much), so a
+ * strong marginal bias shows here too, at second order: naive-swap on
+ * 3 cards, 2 x 10^5 decks, gives p = 0.0014 where position gives
+ * p < 1e-300.  When the per-sample statistics fail as well, read a
+ * 'serial' failure as that bias first; alone, it means dependence.
+ *
+ * Which pairs: only consecutive samples within one call of 'add'.  The
+ * runner never lets a call span two chunks (and chunks are independent
+ * streams, possibly run by different threads), so pairs across calls are
+ * not counted: with the runner's blocks of 64 samples, 63 pairs in 64.
+ * The result's sample count is the number of pairs.
+ *
+ * Memory: n x n 64-bit counts for permutations (n capped at 4096, as for
+ * position), k + 1 counts and n stamps for draws.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+#include "shufflebias/status.h"
+#include "stats/gof.h"
+#include "stats/registry.h"
+
+#define SERIAL_N_MAX 4096
+
+typedef struct serial_acc {
+    sb_kind kind;         /* PERMUTATION or DRAW */
+    size_t n;             /* deck size */
+    size_t len;           /* values per sample: n, or k */
+    uint64_t pairs;       /* consecutive pairs counted */
+    sb_card *pos;         /* PERMUTATION: scratch, the previous sample's
+                             inverse, pos[card] = position */
+    uint64_t *stamp;      /* DRAW: scratch, stamp[card] == now when the card
+                             was in the previous hand */
+    uint64_t now;         /* DRAW: the previous hand's stamp */
+    uint64_t counts[];    /* PERMUTATION: counts[i * n + j], the card at
+                             position j went to position i (n * n);
+                             DRAW: counts[x], pairs with x cards in common
+                             (k + 1) */
+} serial_acc;
+
+static int serial_alloc(void **acc, const sb_shape *shape)
+{
+    *acc = NULL;
+    const size_t n = shape->n;
+    if (n < 1 || n > SERIAL_N_MAX || shape->len < 1
+        || (shape->kind == SB_KIND_PERMUTATION && shape->len != n)
+        || (shape->kind == SB_KIND_DRAW && shape->len > n)
+        || (shape->kind != SB_KIND_PERMUTATION
+            && shape->kind != SB_KIND_DRAW))
+        return SB_EINVAL;
+    const int perm = shape->kind == SB_KIND_PERMUTATION;
+    const size_t cells = perm ? n * n : shape->len + 1;
+    serial_acc *a = calloc(1, sizeof *a + cells * sizeof(uint64_t));
+    if (a == NULL)
+        return SB_ENOMEM;
+    if (perm)
+        a->pos = calloc(n, sizeof *a->pos);
+    else
+        a->stamp = calloc(n, sizeof *a->stamp);
+    if (perm ? a->pos == NULL : a->stamp == NULL) {
+        free(a);
+        return SB_ENOMEM;
+    }
+    a->kind = shape->kind;
+    a->n = n;
+    a->len = shape->len;
+    *acc = a;
+    return SB_OK;
+}
+
+/* The hot path for permutations: for each card of the new sample, one
+   increment in the row of its new position, at the column of its old
+   one, and its old position replaced by the new (each card is met once,
+   so it is read before it is overwritten).  Precondition: every value
+   < n, no card twice (the runner validates outside input). */
+static void serial_add_perm(serial_acc *a, const sb_card *s, size_t count)
+{
+    const size_t n = a->n;
+    sb_card *pos = a->pos;
+    for (size_t j = 0; j < n; j++)
+        pos[s[j]] = (sb_card)j;
+    s += n;
+    for (size_t t = 1; t < count; t++, s += n) {
+        uint64_t *row = a->counts;
+        for (size_t i = 0; i < n; i++, row += n) {
+            const sb_card c = s[i];
+            row[pos[c]]++;
+            pos[c] = (sb_card)i;
+        }
+    }
+    a->pairs += count - 1;
+}
+
+/* Draws: mark the previous hand's cards with a stamp, count the new
+   hand's marked cards, then mark it with the next stamp.  Stamps only
+   grow, so nothing is ever cleared.  Precondition: every value < n, no
+   card twice in a hand. */
+static void serial_add_draw(serial_acc *a, const sb_card *s, size_t count)
+{
+    const size_t k = a->len;
+    uint64_t *stamp = a->stamp;
+    uint64_t now = ++a->now;
+    for (size_t j = 0; j < k; j++)
+        stamp[s[j]] = now;
+    s += k;
+    for (size_t t = 1; t < count; t++, s += k) {
+        size_t common = 0;
+        for (size_t j = 0; j < k; j++)
+            common += stamp[s[j]] == now;
+        a->counts[common]++;
+        now++;
+        for (size_t j = 0; j < k; j++)
+            stamp[s[j]] = now;
+    }
+    a->now = now;
+    a->pairs += count - 1;
+}
+
+static void serial_add(void *acc, const sb_card *samples, size_t count)
+{
+    serial_acc *a = acc;
+    if (count == 0)
+        return;
+    if (a->kind == SB_KIND_PERMUTATION)
+        serial_add_perm(a, samples, count);
+    else
+        serial_add_draw(a, samples, count);
+}
+
+static int serial_merge(void *into, const void *from)
+{
+    serial_acc *a = into;
+    const serial_acc *b = from;
+    if (a->kind != b->kind || a->n != b->n || a->len != b->len)
+        return SB_EINVAL;
+    const size_t cells = a->kind == SB_KIND_PERMUTATION ? a->n * a->n
+                                                        : a->len + 1;
+    for (size_t i = 0; i < cells; i++)
+        a->counts[i] += b->counts[i];
+    a->pairs += b->pairs;
+    return SB_OK;
+}
+
+/* The relative-position table through the position machinery, then the
+   largest deviation reworded: a "card" of the relative permutation is a
+   position of the earlier sample. */
+static int serial_finalize_perm(const serial_acc *a, double fail_alpha,
+                                sb_result *res)
+{
+    const size_t n = a->n;
+    const sb_gof_groups g = {
+        .n = n,
+        .counted = n,
+        .size = 1,
+        .counts = a->counts,
+        .card_step = 1,
+        .group_step = n,
+        .group = "position",
+        .table = "earlier position x later position",
+    };
+    int st = sb_gof_groups_result(res, &g, a->pairs, fail_alpha);
+    if (st != SB_OK || !res->applicable)
+        return st;
+    const double e = (double)a->pairs / (double)n;
+    double worst = -1.0;
+    size_t worst_cell = 0;
+    for (size_t c = 0; c < n * n; c++) {
+        const double d = (double)a->counts[c] - e;
+        if (d * d > worst) {
+            worst = d * d;
+            worst_cell = c;
+        }
+    }
+    if (worst > 0.0) {
+        const double rel = 100.0 * ((double)a->counts[worst_cell] - e) / e;
+        char pct[32];
+        sb_gof_percent(pct, sizeof pct, fabs(rel));
+        snprintf(res->effect_desc, sizeof res->effect_desc,
+                 "the card at position %zu went to position %zu of the "
+                 "next deck: %s%% %s often than uniform",
+                 worst_cell % n, worst_cell / n, pct,
+                 rel < 0 ? "less" : "more");
+    }
+    const size_t used = strlen(res->note);
+    snprintf(res->note + used, sizeof res->note - used,
+             "; %" PRIu64 " consecutive pairs", a->pairs);
+    return SB_OK;
+}
+
+static int serial_finalize_draw(const serial_acc *a, double fail_alpha,
+                                sb_result *res)
+{
+    const size_t n = a->n, k = a->len;
+    const size_t lo = 2 * k > n ? 2 * k - n : 0;
+    double *prob = malloc((k + 1) * sizeof *prob);
+    if (prob == NULL)
+        return SB_ENOMEM;
+    for (size_t x = lo; x <= k; x++)
+        prob[x] = gsl_ran_hypergeometric_pdf((unsigned)x, (unsigned)k,
+                                             (unsigned)(n - k), (unsigned)k);
+    char null_desc[96];
+    snprintf(null_desc, sizeof null_desc,
+             "hypergeometric: P(x) = C(%zu,x) C(%zu,%zu-x) / C(%zu,%zu)",
+             k, n - k, k, n, k);
+    int st = sb_gof_dist_result(res, sb_stat_serial.name, a->counts + lo,
+                                prob + lo, k - lo + 1, (long)lo, a->pairs,
+                                fail_alpha, "card in common",
+                                "cards in common", null_desc);
+    free(prob);
+    if (st != SB_OK || !res->applicable)
+        return st;
+    /* The group of largest contribution, said of pairs of hands. */
+    const sb_table *t = &res->table;
+    const double N = (double)a->pairs;
+    double worst = -1.0;
+    size_t w = 0;
+    for (size_t c = 0; c < t->cols; c++) {
+        const double d = t->observed[c] - t->expected[c];
+        if (d * d / t->expected[c] > worst) {
+            worst = d * d / t->expected[c];
+            w = c;
+        }
+    }
+    char range[48], obs[32], want[32];
+    if (t->lo[w] == t->hi[w])
+        snprintf(range, sizeof range, "%ld", t->lo[w]);
+    else
+        snprintf(range, sizeof range, "%ld-%ld", t->lo[w], t->hi[w]);
+    sb_gof_percent(obs, sizeof obs, 100.0 * t->observed[w] / N);
+    sb_gof_percent(want, sizeof want, 100.0 * t->expected[w] / N);
+    snprintf(res->effect_desc, sizeof res->effect_desc,
+             "%s %s in common with the previous hand: %s%% of pairs "
+             "against %s%% expected", range,
+             t->lo[w] == 1 && t->hi[w] == 1 ? "card" : "cards", obs, want);
+    const size_t used = strlen(res->note);
+    snprintf(res->note + used, sizeof res->note - used,
+             "; %" PRIu64 " consecutive pairs", a->pairs);
+    return SB_OK;
+}
+
+static int serial_finalize(const void *acc, uint64_t samples,
+                           double fail_alpha, sb_result *res)
+{
+    const serial_acc *a = acc;
+    const char *name = sb_stat_serial.name;
+    sb_gof_begin(res, name);
+    if (a->n < 2)
+        return sb_gof_not_applicable(res,
+            "'%s' needs n >= 2: one card is always in the same place", name);
+    if (a->kind == SB_KIND_DRAW && a->len == a->n)
+        return sb_gof_not_applicable(res,
+            "'%s' on draws compares hands as sets, and a draw of the whole "
+            "deck always holds every card", name);
+    if (samples == 0)
+        return sb_gof_not_applicable(res, "no samples");
+    if (a->pairs == 0)
+        return sb_gof_not_applicable(res,
+            "no two consecutive samples were counted together");
+    return a->kind == SB_KIND_PERMUTATION
+               ? serial_finalize_perm(a, fail_alpha, res)
+               : serial_finalize_draw(a, fail_alpha, res);
+}
+
+static void serial_free(void *acc)
+{
+    serial_acc *a = acc;
+    if (a == NULL)
+        return;
+    free(a->pos);
+    free(a->stamp);
+    free(a);
+}
+
+const sb_stat_type sb_stat_serial = {
+    .name = "serial",
+    .sees = "whether each sample depends on the one before it (relative "
+            "positions of consecutive decks, overlap of consecutive hands)",
+    .kinds = SB_KIND_PERMUTATION | SB_KIND_DRAW,
+    .default_kinds = SB_KIND_PERMUTATION | SB_KIND_DRAW,
+    .n_min = 1,
+    .n_max = SERIAL_N_MAX,
+    .alloc = serial_alloc,
+    .add = serial_add,
+    .merge = serial_merge,
+    .finalize = serial_finalize,
+    .free = serial_free,
+};
