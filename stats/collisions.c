@@ -75,8 +75,11 @@
  * it was drawn.  R is nearly Poisson: its variance is E R (1 - about
  * 4N/3S) (the occupancy variance, same source), slightly below the
  * Poisson's, so the Poisson upper tail is slightly conservative.  The
- * p-value is the Poisson mid-p, P(X > r) + P(X = r)/2 (discrete = 1,
- * with P(X > r) and P(X >= r) in p_lower and p_upper).  No pooling.
+ * p-value is the Poisson upper tail P(X >= r), a valid p-value, so that
+ * the battery's 1e-6 bound holds (a mid-p can reject a true null up to
+ * twice as often as its level); discrete = 1, with P(X > r) and P(X >= r)
+ * in p_lower and p_upper for randomized calibration checks.  No
+ * pooling.
  *
  * Applies when S >= 2^40 (so n >= 15: 15! = 2^40.25) and N <= S / 2^10
  * (the Poisson law then errs by a relative 10^-3 at most in its variance).
@@ -456,15 +459,16 @@ static double log_expected_repeats(double N, double log_s)
     return log(N) + log(N - 1.0) - LN2 - log_s + log(sum);
 }
 
-/* Mid-p P(X > x) + P(X = x)/2 for X ~ Poisson(mu), computed without the
-   underflow floor, for the search of the critical count. */
-static double midp(double x, double mu)
+/* P(X >= x) for X ~ Poisson(mu), computed without the underflow floor,
+   for the search of the critical count. */
+static double at_least(double x, double mu)
 {
     return gsl_cdf_poisson_Q((unsigned)x, mu)
-           + 0.5 * gsl_ran_poisson_pdf((unsigned)x, mu);
+           + gsl_ran_poisson_pdf((unsigned)x, mu);
 }
 
-/* The smallest count c >= 1 whose mid-p under Poisson(mu0) is at most
+/* The smallest count c >= 1 whose p-value P(X >= c) under Poisson(mu0) is
+   at most
    'alpha': the test rejects exactly when the repeats reach c.  mu0 = 0
    stands for a mean below the double range: one repeat is then enough. */
 static int critical_count(double mu0, double alpha, double *c)
@@ -474,7 +478,7 @@ static int critical_count(double mu0, double alpha, double *c)
         return SB_OK;
     }
     double lo = 0.0, hi = 1.0, p;
-    while ((p = midp(hi, mu0)) > alpha) {
+    while ((p = at_least(hi, mu0)) > alpha) {
         if (isnan(p) || hi > (double)UINT32_MAX / 2)
             return SB_ERANGE;
         lo = hi;
@@ -482,9 +486,9 @@ static int critical_count(double mu0, double alpha, double *c)
     }
     if (isnan(p))
         return SB_ERANGE;
-    while (hi - lo > 1.0) {             /* midp(lo) > alpha >= midp(hi) */
+    while (hi - lo > 1.0) {     /* at_least(lo) > alpha >= at_least(hi) */
         const double mid = floor(0.5 * (lo + hi));
-        p = midp(mid, mu0);
+        p = at_least(mid, mu0);
         if (isnan(p))
             return SB_ERANGE;
         if (p > alpha)
@@ -522,14 +526,16 @@ static int power_mean(double c, double power, double *mu1)
 }
 
 /* p-values of 'r' repeats against Poisson(mu) (mu = 0: below the double
-   range), mid-p in p_value and the interval in p_lower, p_upper. */
+   range): P(X >= r) in p_value (the p-value verdicts are taken from: a
+   mid-p could reject a true null up to twice as often as its level says)
+   and the interval P(X > r), P(X >= r) in p_lower, p_upper. */
 static int fill_p(sb_result *res, uint64_t r, double mu)
 {
     res->discrete = 1;
     if (r == 0) {
         res->p_lower = -expm1(-mu);
         res->p_upper = 1.0;
-        res->p_value = res->p_lower + 0.5 * exp(-mu);
+        res->p_value = 1.0;
         res->p_underflow = 0;
         return SB_OK;
     }
@@ -551,7 +557,10 @@ static int fill_p(sb_result *res, uint64_t r, double mu)
     res->p_upper = res->p_lower + gsl_ran_poisson_pdf((unsigned)r, mu);
     if (isnan(res->p_lower) || isnan(res->p_upper))
         return SB_ERANGE;
-    return sb_gof_poisson_midp(r, mu, &res->p_value, &res->p_underflow);
+    res->p_upper = fmin(1.0, res->p_upper);
+    res->p_underflow = res->p_upper < SB_GOF_P_FLOOR;
+    res->p_value = res->p_underflow ? 0.0 : res->p_upper;
+    return SB_OK;
 }
 
 static int collisions_finalize(const void *acc, uint64_t samples,
@@ -652,7 +661,7 @@ static int collisions_finalize(const void *acc, uint64_t samples,
                  "the fingerprints whose top %u bits are 0", a->j);
     snprintf(res->note, sizeof res->note,
              "%zu distinct %s kept (%s); 128-bit fingerprints: 2^%.0f false "
-             "repeats expected; Poisson mid-p%s", a->entries, many, which,
+             "repeats expected; Poisson upper tail%s", a->entries, many, which,
              log2_false,
              a->starved ? "; memory ran short, so f was halved early and "
                           "the result depends on the order of the samples"

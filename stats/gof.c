@@ -157,16 +157,15 @@ int sb_gof_poisson_midp(uint64_t x, double mu, double *p, int *underflow)
 
 int sb_gof_poisson_result(sb_result *res, uint64_t x, double mu)
 {
-    int st = sb_gof_poisson_midp(x, mu, &res->p_value, &res->p_underflow);
-    if (st != SB_OK)
-        return st;
+    if (!(mu > 0.0) || x > UINT32_MAX)
+        return SB_EINVAL;
     res->statistic = (double)x;
     res->df = 0.0;
     res->discrete = 1;
     res->p_lower = gsl_cdf_poisson_Q((unsigned)x, mu);
     res->p_upper = fmin(1.0, res->p_lower
                              + gsl_ran_poisson_pdf((unsigned)x, mu));
-    return SB_OK;
+    return finish_p(res->p_upper, &res->p_value, &res->p_underflow);
 }
 
 /* ---- pooling ---------------------------------------------------------- */

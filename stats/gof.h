@@ -41,9 +41,12 @@ int sb_gof_normal_p(double z, double *p, int *underflow);
    p-values calibrated on average).  x <= UINT32_MAX. */
 int sb_gof_poisson_midp(uint64_t x, double mu, double *p, int *underflow);
 
-/* A count x referred to Poisson(mu): statistic x, df 0, the mid-p upper
-   tail as p_value, and the result marked discrete with p_lower = P(X > x),
-   p_upper = P(X >= x).  Same conditions as sb_gof_poisson_midp. */
+/* A count x referred to Poisson(mu): statistic x, df 0, the upper tail
+   P(X >= x) as p_value (a valid p-value, as verdicts need: a mid-p may
+   reject a true null up to twice as often as its level), and the result
+   marked discrete with p_lower = P(X > x), p_upper = P(X >= x), from which
+   calibration checks draw randomized p-values.  Same conditions as
+   sb_gof_poisson_midp. */
 int sb_gof_poisson_result(sb_result *res, uint64_t x, double mu);
 
 /* ---- pooling ---------------------------------------------------------- */

@@ -21,7 +21,7 @@
  *    variance C(N, 2)(1/k)(1 - 1/k) exactly - X^2's exact mean k - 1 and
  *    variance 2 (k - 1)(1 - 1/N).
  *      * When N <= k/4 (and k >= 120), R is referred to Poisson(C(N,2)/k)
- *        with a mid-p value: the birthday-problem limit, in which pairs
+ *        with its upper tail P(X >= r): the birthday-problem limit, in which pairs
  *        of repeats sharing a sample (triples) are rare enough (their
  *        extra skewness is 2N/k of the Poisson's).  A normal tail would
  *        be far off here: with N = 1000 draws from 10! orders, two
@@ -159,7 +159,7 @@ static int permutation_finalize(const void *acc, uint64_t samples,
     if (regime == POISSON) {
         snprintf(res->null_desc, sizeof res->null_desc,
                  "uniform over %zu! = %zu orders; repeated pairs against "
-                 "Poisson(%.6g), mid-p", n, k, pairs_expected);
+                 "Poisson(%.6g), upper tail", n, k, pairs_expected);
         snprintf(res->note, sizeof res->note,
                  "very sparse: %.3g expected per order; statistic = pairs "
                  "of samples in the same order (%.6g expected)", e,

@@ -180,11 +180,11 @@ static void test_collisions_counts_repeats(void **state)
     sb_result_clear(&r);
     sb_stat_collisions.free(acc);
 
-    /* No repeats: the mid-p of 0 against a mean near 0 is 1/2, and the
-       interval [P(X > 0), P(X >= 0)] is [0, 1]. */
+    /* No repeats: the p-value P(X >= 0) is 1, and the interval
+       [P(X > 0), P(X >= 0)] is [0, 1]. */
     run_stat(&sb_stat_collisions, &sh, pool, POOL, POOL, 1e-6, &r);
     assert_true(r.statistic == 0.0);
-    assert_close(r.p_value, 0.5, 1e-12);
+    assert_close(r.p_value, 1.0, 1e-12);
     assert_true(r.p_lower < 1e-50 && r.p_upper == 1.0);
     assert_true(r.effect == 0.0);
     sb_result_clear(&r);
@@ -402,10 +402,9 @@ static void test_collisions_detectable(void **state)
     run_stat(&sb_stat_collisions, &p15, NULL, 0, 536870912u, alpha, &r);
     assert_true(r.applicable);
     const double mu0 = r.table.expected[0];
-    /* the smallest c whose mid-p is at most alpha */
+    /* the smallest c whose p-value P(X >= c) is at most alpha */
     unsigned c = (unsigned)mu0;
-    while (gsl_cdf_poisson_Q(c, mu0) + 0.5 * gsl_ran_poisson_pdf(c, mu0)
-           > alpha)
+    while (gsl_cdf_poisson_Q(c, mu0) + gsl_ran_poisson_pdf(c, mu0) > alpha)
         c++;
     /* S/S' = detectable + 1, and the mean of the repeats from S' decks */
     const double mu1 = M * (M - 1.0) / 2.0 * (r.detectable + 1.0) / S;
@@ -613,8 +612,8 @@ static void test_collisions_catches_reseed32(void **state)
 /* Fair sources: fisher-yates on the fast generator at 10^6 decks, and
    gsl-shuffle on mt19937 (one stream per run, seeded once) at 2 x 10^5.
    A repeat among N uniform decks of 52 has probability about
-   C(N,2)/52! = 6e-57: none, so the mid-p is 1/2.  (A false fingerprint
-   repeat has probability 2^-128 per pair.) */
+   C(N,2)/52! = 6e-57: none, so the p-value P(X >= 0) is 1.  (A false
+   fingerprint repeat has probability 2^-128 per pair.) */
 static void test_collisions_fair_passes(void **state)
 {
     (void)state;
@@ -624,7 +623,7 @@ static void test_collisions_fair_passes(void **state)
             stats, 1, &rep);
     assert_true(rep.results[0].applicable);
     assert_true(rep.results[0].statistic == 0.0);
-    assert_close(rep.results[0].p_value, 0.5, 1e-12);
+    assert_close(rep.results[0].p_value, 1.0, 1e-12);
     assert_int_equal(rep.verdict, SB_VERDICT_PASS);
     sb_report_release(&rep);
 

@@ -269,14 +269,14 @@ static uint64_t choose(unsigned n, unsigned k)
     return c;
 }
 
-/* The two-sided mid-p against sums of exact binomial coefficients, at
+/* The two-sided p-value against sums of exact binomial coefficients, at
    N = 20 games (2^20 = 1,048,576 equally likely win/loss strings):
    W = 15: P(W >= 15) = (15504 + 4845 + 1140 + 190 + 20 + 1) / 2^20 =
    21700 / 2^20, P(W = 15) = 15504 / 2^20, so p_upper = P(|W-10| >= 5) =
-   43400 / 2^20, p_lower = P(|W-10| > 5) = 12392 / 2^20 and the mid-p
-   27896 / 2^20.  W = 5 is the mirror image; W = 10 gives p_upper = 1 and
+   43400 / 2^20, the p-value, and p_lower = P(|W-10| > 5) = 12392 / 2^20.
+   W = 5 is the mirror image; W = 10 gives p_upper = 1 and
    p_lower = 1 - C(20,10) / 2^20. */
-static void solitaire_binomial_midp(void **state)
+static void solitaire_binomial_p(void **state)
 {
     (void)state;
     const double two20 = 1048576.0;
@@ -301,7 +301,7 @@ static void solitaire_binomial_midp(void **state)
         assert_true(res.df == 1.0);
         assert_close(res.p_upper, up[i], 1e-12);
         assert_close(res.p_lower, lo[i], 1e-12);
-        assert_close(res.p_value, 0.5 * (lo[i] + up[i]), 1e-12);
+        assert_close(res.p_value, up[i], 1e-12);
         assert_int_equal(res.table.cols, 2);
         assert_true(res.table.observed[0] == (double)w[i]);
         assert_true(res.table.expected[1] == 10.0);
@@ -336,7 +336,7 @@ static void solitaire_large_n(void **state)
             assert_close(res.p_upper,
                          2.0 * gsl_cdf_ugaussian_P(z / 1000.0), 1e-3);
         }
-        assert_close(res.p_value, 0.5 * (res.p_lower + res.p_upper), 1e-15);
+        assert_close(res.p_value, res.p_upper, 1e-15);
         sb_result_clear(&res);
         sb_stat_new_age_solitaire.free(acc);
     }
@@ -399,9 +399,9 @@ static void solitaire_seven_riffles(void **state)
 }
 
 /* A fair shuffle passes at 52 cards (2 x 10^5 decks) and at 13 (10^5,
-   odd: the middle card is nobody's).  The mid-p is uniform on average
-   under the null, so each assertion p > 1e-3 fails with probability about
-   1e-3 over random seeds: 2e-3 in all. */
+   odd: the middle card is nobody's).  The exact two-sided p-value is
+   valid (P(p <= a) <= a under the null), so each assertion p > 1e-3 fails
+   with probability at most 1e-3 over random seeds: 2e-3 in all. */
 static void solitaire_fair_passes(void **state)
 {
     (void)state;
@@ -716,7 +716,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(solitaire_rule_all_small_decks),
         cmocka_unit_test(solitaire_rule_random_decks),
-        cmocka_unit_test(solitaire_binomial_midp),
+        cmocka_unit_test(solitaire_binomial_p),
         cmocka_unit_test(solitaire_large_n),
         cmocka_unit_test(solitaire_detectable_and_effect),
         cmocka_unit_test(solitaire_seven_riffles),

@@ -757,9 +757,10 @@ static void test_permutation_sparse(void **state)
 
 /* Very few samples of many orders: one or two repeated pairs are common
    and must not read as bias.  2000 fair runs of 100 decks of 8 cards
-   (0.12 repeats expected): with mid-p Poisson values about 0.6 runs are
-   expected below 1e-3; more than 10 has probability below 1e-5 for a
-   calibrated test (binomial tail), so that is the false-alarm rate.  The
+   (0.12 repeats expected): with Poisson upper-tail p-values at most about
+   2 runs are expected below 1e-3; more than 10 has probability below 1e-5
+   for a calibrated test (binomial tail), so that is the false-alarm rate.
+   The
    normal tail used before for such runs failed about 1% of them. */
 static void test_permutation_few_samples_calibrated(void **state)
 {

@@ -48,11 +48,13 @@ typedef struct sb_result {
     double df;               /* degrees of freedom (after any pooling) */
     double p_value;          /* raw upper-tail p-value */
     int p_underflow;         /* 1: p below the double range, p_value is 0 */
-    int discrete;            /* 1: the statistic takes discrete values and
-                                p_value is a mid-p, P(T > t) + P(T = t)/2;
-                                p_lower and p_upper then hold P(T > t) and
-                                P(T >= t), so that a calibration check can
-                                draw a randomized p-value between them */
+    int discrete;            /* 1: the statistic takes discrete values;
+                                p_value is then P(T >= t), valid and
+                                conservative, and p_lower and p_upper hold
+                                P(T > t) and P(T >= t), so that a
+                                calibration check can draw a randomized
+                                p-value between them, uniform under the
+                                null */
     double p_lower, p_upper;
     double p_adjusted;       /* after the battery's Holm correction */
     sb_verdict verdict;      /* set by the battery from p_adjusted */
