@@ -62,6 +62,10 @@ static json_t *result_object(const sb_result *r)
     if (r->discrete)
         json_object_set_new(t, "p_interval",
                             json_pack("[f, f]", r->p_lower, r->p_upper));
+    if (r->subtests > 1) {
+        json_object_set_new(t, "combination", json_string("bonferroni"));
+        json_object_set_new(t, "subtests", json_integer(r->subtests));
+    }
     json_object_set_new(t, "null", json_string(r->null_desc));
     json_object_set_new(t, "note", json_string(r->note));
     json_object_set_new(t, "effect", json_real(r->effect));
@@ -87,8 +91,10 @@ json_t *sb_report_json(const sb_report *rep)
         json_object_set_new(root, "literature", json_string(run->literature));
     json_object_set_new(root, "n", json_integer((json_int_t)run->n));
     json_object_set_new(root, "samples", json_integer((json_int_t)run->done));
-    json_object_set_new(root, "samples_requested",
-                        json_integer((json_int_t)run->samples));
+    /* What was asked: the first stage's samples when the run escalated
+       (the tables are then the last stage's: see "tables" below). */
+    json_object_set_new(root, "samples_requested", json_integer(
+        (json_int_t)(rep->n_stages ? rep->stages[0].samples : run->samples)));
     json_object_set_new(root, "seed", json_integer((json_int_t)run->seed));
     json_object_set_new(root, "rng", json_string(run->rng));
     json_object_set_new(root, "rng_seed", json_integer((json_int_t)run->rng_seed));
@@ -124,6 +130,13 @@ json_t *sb_report_json(const sb_report *rep)
             json_array_append_new(stages, o);
         }
         json_object_set_new(root, "stages", stages);
+        /* The stage the tests below come from, so that its seed and
+           samples (with --escalate 0) remake them on their own. */
+        const sb_stage *last = &rep->stages[rep->n_stages - 1];
+        json_object_set_new(root, "tables", json_pack(
+            "{s:I, s:I, s:I}", "stage", (json_int_t)(rep->n_stages - 1),
+            "seed", (json_int_t)last->seed, "samples",
+            (json_int_t)last->done));
         json_object_set_new(root, "samples_total",
                             json_integer((json_int_t)run->samples_total));
     }

@@ -59,9 +59,10 @@
  * slots (load at most 1/2, linear probing): 16 bytes of fingerprint and 4
  * of count per slot, 80 MiB at most per accumulator.  The table starts at
  * 2^12 slots (80 KiB) and doubles as it fills, so a short run stays small.
- * Growing is the only allocation in 'add'; should it fail, f is halved
- * instead (a valid test with less power), and the note says so, since the
- * answer then depends on when memory ran short.  At the cap, f N ~ 2^21
+ * Growing is the only allocation in 'add' (at most ten times a run, so
+ * its cost vanishes); should it fail, f is halved instead so that the run
+ * goes on, but finalize then answers SB_ENOMEM rather than a result that
+ * depends on when memory ran short.  At the cap, f N ~ 2^21
  * samples are kept, and the test still sees sources of up to about
  * f N^2 / 4.6 = 2^21 N / 4.6 reachable samples: 2^48 at N = 10^9.
  *
@@ -572,6 +573,11 @@ static int collisions_finalize(const void *acc, uint64_t samples,
     sb_gof_begin(res, name);
     if (samples == 0)
         return sb_gof_not_applicable(res, "no samples");
+    /* A table that could not grow kept fewer fingerprints than the rule
+       says, and which ones depends on the order of the samples: no
+       answer rather than one that a rerun could contradict. */
+    if (a->starved)
+        return SB_ENOMEM;
     if (a->kind == SB_KIND_DEAL
         && (a->hands < 2 || a->n % a->hands != 0))
         return sb_gof_not_applicable(res,
@@ -607,10 +613,13 @@ static int collisions_finalize(const void *acc, uint64_t samples,
         return st;
     res->statistic = (double)repeats;
     res->df = 0.0;
+    /* Repeats beyond those expected, in the units of 'detectable': a
+       source of S' reachable samples gives S/S' times the repeats, so
+       R/mu - 1 estimates S/S' - 1. */
     if (repeats == 0)
         res->effect = 0.0;
     else
-        res->effect = (double)repeats / mu;   /* +inf when mu is 0 */
+        res->effect = fmax(0.0, (double)repeats / mu - 1.0); /* +inf: mu 0 */
     if (!(res->effect <= DBL_MAX))
         res->effect = DBL_MAX;
 
@@ -661,11 +670,8 @@ static int collisions_finalize(const void *acc, uint64_t samples,
                  "the fingerprints whose top %u bits are 0", a->j);
     snprintf(res->note, sizeof res->note,
              "%zu distinct %s kept (%s); 128-bit fingerprints: 2^%.0f false "
-             "repeats expected; Poisson upper tail%s", a->entries, many, which,
-             log2_false,
-             a->starved ? "; memory ran short, so f was halved early and "
-                          "the result depends on the order of the samples"
-                        : "");
+             "repeats expected; Poisson upper tail", a->entries, many, which,
+             log2_false);
     return SB_OK;
 }
 

@@ -354,6 +354,7 @@ int sb_hands_result(sb_result *res, const sb_hands_tests *t,
     st = sb_gof_chisq_result(res, worst_x2, df, samples, fail_alpha / T);
     if (st == SB_OK && !res->p_underflow)
         res->p_value = fmin(1.0, T * res->p_value);
+    res->subtests = (unsigned)t->tests;
 
     /* Words: the groups' first and last categories, kept from 'last'. */
     char what[96], which[40], obs[16], want[16];

@@ -23,8 +23,8 @@
  * after 9, 0.0115 after 10, 2.85e-3 after 11, 7.1e-4 after 12, 1.78e-4
  * after 13 and 4.45e-5 after 14 (a quarter per riffle).  With 10^6
  * decks the noncentrality is 178 at 13 riffles and 44.5 at 14, against
- * 72 needed to fail with power 0.9 in the default battery of 52 cards
- * (1e-6 shared by 7 tests, about 19 df): 'rising' sees 13 riffles
+ * about 74 needed to fail with power 0.9 in the default battery of 52
+ * cards (1e-6 shared by 11 tests, about 19 df): 'rising' sees 13 riffles
  * reliably and 14 only now and then.  The position matrix, with its 2601
  * df, needs a noncentrality near 500 and stops seeing riffles after 10
  * (10^6 decks, seed 1: it fails 10 riffles at p = 1.3e-13 and passes 11

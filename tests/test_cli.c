@@ -131,6 +131,32 @@ static void fisher_yates_passes(void **state)
     release(&o);
 }
 
+/* The whole default battery of a bridge deal (six statistics) and of a
+   7-card draw (three) on fair algorithms.  With escalation a fair run
+   ends other than pass only if it fails (at most 1e-6, Holm) or stays
+   suspect through four independent stages (at most 1e-12): a false alarm
+   below 2e-6 per run over random seeds. */
+static void fair_deals_and_draws_pass(void **state)
+{
+    const char *dir = *state;
+    const char *runs[][2] = {
+        { "test deal-fisher-yates --n 52 --samples 2e4 --seed 1 --json -",
+          "6" },
+        { "test partial-deal --n 52 --samples 2e5 --seed 1 --json -", "3" },
+    };
+    for (size_t i = 0; i < 2; i++) {
+        outcome o = run(dir, runs[i][0]);
+        assert_int_equal(o.code, 0);
+        json_t *j = parse_json(o.out);
+        assert_int_equal(json_array_size(json_object_get(j, "tests")),
+                         (size_t)atoi(runs[i][1]));
+        assert_string_equal(json_string_value(json_object_get(j, "verdict")),
+                            "pass");
+        json_decref(j);
+        release(&o);
+    }
+}
+
 /* Sattolo never leaves a fixed point and makes one cycle: the fixed-points
    and cycles statistics see it at once (p underflows). */
 static void sattolo_is_caught(void **state)
@@ -241,6 +267,15 @@ static void suspect_runs_escalate(void **state)
                      1200);
     assert_int_equal(json_integer_value(json_object_get(j, "samples_total")),
                      1800);
+    assert_int_equal(json_integer_value(json_object_get(j,
+                                                        "samples_requested")),
+                     600);
+    json_t *tables = json_object_get(j, "tables");
+    assert_int_equal(json_integer_value(json_object_get(tables, "stage")), 1);
+    assert_true((uint64_t)json_integer_value(json_object_get(tables, "seed"))
+                == sb_escalation_seed(1, 1));
+    assert_int_equal(json_integer_value(json_object_get(tables, "samples")),
+                     1200);
     assert_int_equal(json_integer_value(json_object_get(j, "seed")), 1);
     json_decref(j);
     release(&o);
@@ -573,6 +608,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(list_shows_everything, setup, teardown),
         cmocka_unit_test_setup_teardown(naive_swap_is_caught, setup, teardown),
         cmocka_unit_test_setup_teardown(fisher_yates_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(fair_deals_and_draws_pass, setup, teardown),
         cmocka_unit_test_setup_teardown(sattolo_is_caught, setup, teardown),
         cmocka_unit_test_setup_teardown(gsl_generator_by_name, setup, teardown),
         cmocka_unit_test_setup_teardown(json_has_the_contract_keys, setup, teardown),

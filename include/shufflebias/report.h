@@ -36,8 +36,8 @@ typedef struct sb_run_info {
     const char *tally_name;    /* what the algorithm measured per sample
                                   ("passes"), NULL for nothing */
     sb_tally tally;            /* its tally over the samples done */
-    uint64_t samples_total;    /* samples over every stage of an
-                                  escalated run (0 when not escalated) */
+    uint64_t samples_total;    /* samples over every stage (set by
+                                  sb_escalate; 0 after a bare sb_run) */
     double suspect_alpha;      /* verdict thresholds on Holm-adjusted p */
     double fail_alpha;
     double seconds;            /* wall-clock time: the only timing field */
@@ -63,7 +63,8 @@ typedef struct sb_report {
     sb_verdict verdict;        /* overall: the last stage's */
     sb_stage stages[SB_STAGES_MAX];  /* every stage run, first to last;
                                         results are the last stage's */
-    size_t n_stages;           /* 0 for a single run without escalation */
+    size_t n_stages;           /* stages run (sb_escalate: >= 1); 0 after a
+                                  bare sb_run */
 } sb_report;
 
 #endif /* SB_REPORT_H */

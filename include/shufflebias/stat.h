@@ -56,6 +56,12 @@ typedef struct sb_result {
                                 p-value between them, uniform under the
                                 null */
     double p_lower, p_upper;
+    unsigned subtests;       /* > 1: p_value combines this many sub-tests by
+                                Bonferroni, min(1, subtests * smallest
+                                p): valid under any dependence, but
+                                conservative and not uniform under the null
+                                (a mass at 1), so a calibration check can
+                                only bound its tails */
     double p_adjusted;       /* after the battery's Holm correction */
     sb_verdict verdict;      /* set by the battery from p_adjusted */
     char null_desc[160];     /* the null used, e.g. "chi-square(2601)" */
