@@ -253,7 +253,7 @@ static int serial_finalize_draw(const serial_acc *a, double fail_alpha,
     for (size_t x = lo; x <= k; x++)
         prob[x] = gsl_ran_hypergeometric_pdf((unsigned)x, (unsigned)k,
                                              (unsigned)(n - k), (unsigned)k);
-    char null_desc[96];
+    char null_desc[160];
     snprintf(null_desc, sizeof null_desc,
              "hypergeometric: P(x) = C(%zu,x) C(%zu,%zu-x) / C(%zu,%zu)",
              k, n - k, k, n, k);

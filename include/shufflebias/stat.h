@@ -65,7 +65,7 @@ typedef struct sb_result {
     double p_adjusted;       /* after the battery's Holm correction */
     sb_verdict verdict;      /* set by the battery from p_adjusted */
     char null_desc[160];     /* the null used, e.g. "chi-square(2601)" */
-    char note[256];          /* pooling, approximations, why not applicable */
+    char note[512];          /* pooling, approximations, why not applicable */
     double effect;           /* estimated chi-square distance per sample,
                                 max(0, (X2 - df) / N) */
     char effect_desc[200];   /* the largest deviation, in words */
