@@ -10,6 +10,7 @@
  * miss) rate over random seeds.
  */
 #include "sb_test.h"
+#include "tests/sb_sample.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,23 +26,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-/* xorshift64* (Vigna, "An experimental exploration of Marsaglia's xorshift
-   generators, scrambled", ACM TOMS 2016): the test's own generator. */
-static uint64_t xs_next(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545F4914F6CDD1Dull;
-}
-
-/* Uniform in [0, n) by multiply-shift on 32 high bits (bias below
-   n / 2^32). */
-static size_t xs_below(uint64_t *s, size_t n)
-{
-    return (size_t)(((xs_next(s) >> 32) * (uint64_t)n) >> 32);
-}
-
 /* A uniform deck of n cards (Durstenfeld's Fisher-Yates). */
 static void fair_deck(uint64_t *s, sb_card *deck, size_t n)
 {
@@ -53,32 +37,6 @@ static void fair_deck(uint64_t *s, sb_card *deck, size_t n)
         deck[i] = deck[j];
         deck[j] = t;
     }
-}
-
-/* Next permutation in lexicographic order (Knuth, TAOCP 7.2.1.2,
-   Algorithm L); 0 after the last. */
-static int next_perm(sb_card *a, size_t n)
-{
-    if (n < 2)
-        return 0;
-    size_t j = n - 2;
-    while (a[j] >= a[j + 1]) {
-        if (j == 0)
-            return 0;
-        j--;
-    }
-    size_t l = n - 1;
-    while (a[j] >= a[l])
-        l--;
-    sb_card t = a[j];
-    a[j] = a[l];
-    a[l] = t;
-    for (size_t lo = j + 1, hi = n - 1; lo < hi; lo++, hi--) {
-        t = a[lo];
-        a[lo] = a[hi];
-        a[hi] = t;
-    }
-    return 1;
 }
 
 static sb_shape shape_of(sb_kind kind, size_t n, size_t len, unsigned hands)

@@ -11,6 +11,7 @@
  * seeds and state their false-alarm rate over random seeds.
  */
 #include "tests/sb_test.h"
+#include "tests/sb_sample.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,21 +26,6 @@
 #include "stats/registry.h"
 
 /* ---- what the tests share --------------------------------------------- */
-
-/* xorshift64* (Vigna, ACM TOMS 2016): the test's own generator. */
-static uint64_t xs_next(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545F4914F6CDD1Dull;
-}
-
-/* Uniform in [0, n) from 32 high bits: bias below n / 2^32. */
-static size_t xs_below(uint64_t *s, size_t n)
-{
-    return (size_t)(((xs_next(s) >> 32) * (uint64_t)n) >> 32);
-}
 
 #define DECK_MAX 64
 
