@@ -505,12 +505,84 @@ int sb_gof_dist_named(sb_result *res, const char *name,
                        null_desc);
 }
 
+int sb_gof_pooled_begin(sb_gof_pooled *p, sb_result *res, const double *prob,
+                        size_t k, uint64_t samples)
+{
+    p->k = k;
+    p->groups = 0;
+    p->expected = NULL;
+    p->last = NULL;
+    if (prob == NULL || k == 0)
+        return SB_EINVAL;
+    p->expected = malloc(k * sizeof *p->expected);
+    p->last = malloc(k * sizeof *p->last);
+    if (!p->expected || !p->last)
+        return SB_ENOMEM;
+    for (size_t v = 0; v < k; v++)
+        p->expected[v] = (double)samples * prob[v];
+    int st = sb_gof_pool(p->expected, k, SB_GOF_MIN_EXPECTED, p->last,
+                         &p->groups);
+    if (st == SB_OK && p->groups < 2)
+        return sb_gof_not_applicable(res,
+            "'%s' needs more samples: %" PRIu64 " cannot fill two groups "
+            "expecting >= %g each", res->name, samples, SB_GOF_MIN_EXPECTED);
+    return st;
+}
+
+double sb_gof_pooled_x2(const sb_gof_pooled *p, const uint64_t *counts,
+                        long first_value, sb_table *t, size_t row,
+                        size_t *worst, double *worst_c)
+{
+    double x2 = 0.0;
+    size_t start = 0;
+    *worst = 0;
+    *worst_c = -1.0;
+    for (size_t g = 0; g < p->groups; g++) {
+        double o = 0.0, e = 0.0;
+        for (size_t v = start; v <= p->last[g]; v++) {
+            o += (double)counts[v];
+            e += p->expected[v];
+        }
+        const double c = (o - e) * (o - e) / e;
+        x2 += c;
+        if (c > *worst_c) {
+            *worst_c = c;
+            *worst = g;
+        }
+        const size_t cell = row * p->groups + g;
+        t->observed[cell] = o;
+        t->expected[cell] = e;
+        if (t->lo) {
+            t->lo[cell] = first_value + (long)start;
+            t->hi[cell] = first_value + (long)p->last[g];
+        }
+        start = p->last[g] + 1;
+    }
+    return x2;
+}
+
+void sb_gof_pooled_note(const sb_gof_pooled *p, char *buf, size_t len)
+{
+    if (p->groups < p->k)
+        snprintf(buf, len, "pooled %zu categories into %zu (each expects "
+                 ">= %g)", p->k, p->groups, SB_GOF_MIN_EXPECTED);
+    else
+        snprintf(buf, len, "no pooling needed");
+}
+
+void sb_gof_pooled_end(sb_gof_pooled *p)
+{
+    free(p->expected);
+    free(p->last);
+    p->expected = NULL;
+    p->last = NULL;
+}
+
 static int dist_result(sb_result *res, const char *name,
                        const uint64_t *counts, const double *prob, size_t k,
                        const dist_words *w, uint64_t samples,
                        double fail_alpha, const char *null_desc)
 {
-    const long first_value = w->first_value;
     sb_gof_begin(res, name);
     if (counts == NULL || prob == NULL || k == 0)
         return SB_EINVAL;
@@ -518,55 +590,21 @@ static int dist_result(sb_result *res, const char *name,
         return sb_gof_not_applicable(res, "no samples");
 
     const double N = (double)samples;
-    double *expected = malloc(k * sizeof *expected);
-    size_t *last = malloc(k * sizeof *last);
-    if (!expected || !last) {
-        free(expected);
-        free(last);
-        return SB_ENOMEM;
-    }
-    for (size_t v = 0; v < k; v++)
-        expected[v] = N * prob[v];
-    size_t groups;
-    int st = sb_gof_pool(expected, k, SB_GOF_MIN_EXPECTED, last, &groups);
-    if (st == SB_OK && groups < 2) {
-        free(expected);
-        free(last);
-        return sb_gof_not_applicable(res,
-            "'%s' needs more samples: %" PRIu64 " cannot fill two groups "
-            "expecting >= %g each", name, samples, SB_GOF_MIN_EXPECTED);
-    }
-    if (st == SB_OK)
-        st = sb_gof_table_alloc(&res->table, 1, groups, 1);
-    if (st != SB_OK) {
-        free(expected);
-        free(last);
+    sb_gof_pooled p;
+    int st = sb_gof_pooled_begin(&p, res, prob, k, samples);
+    if (st == SB_OK && res->applicable)
+        st = sb_gof_table_alloc(&res->table, 1, p.groups, 1);
+    if (st != SB_OK || !res->applicable) {
+        sb_gof_pooled_end(&p);
         return st;
     }
-
-    /* X^2 over the groups; remember the group contributing most. */
-    double x2 = 0.0, worst = -1.0;
-    size_t worst_g = 0, start = 0;
-    for (size_t g = 0; g < groups; g++) {
-        double o = 0.0, e = 0.0;
-        for (size_t v = start; v <= last[g]; v++) {
-            o += (double)counts[v];
-            e += expected[v];
-        }
-        const double c = (o - e) * (o - e) / e;
-        x2 += c;
-        if (c > worst) {
-            worst = c;
-            worst_g = g;
-        }
-        res->table.observed[g] = o;
-        res->table.expected[g] = e;
-        res->table.lo[g] = first_value + (long)start;
-        res->table.hi[g] = first_value + (long)last[g];
-        start = last[g] + 1;
-    }
-    free(expected);
-    free(last);
+    const size_t groups = p.groups;
+    size_t worst_g;
+    double worst;
+    const double x2 = sb_gof_pooled_x2(&p, counts, w->first_value,
+                                       &res->table, 0, &worst_g, &worst);
+    sb_gof_pooled_note(&p, res->note, sizeof res->note);
+    sb_gof_pooled_end(&p);
 
     st = sb_gof_chisq_result(res, x2, (double)(groups - 1), samples,
                              fail_alpha);
@@ -575,12 +613,6 @@ static int dist_result(sb_result *res, const char *name,
 
     snprintf(res->null_desc, sizeof res->null_desc, "%s; chi-square(%zu)",
              null_desc, groups - 1);
-    if (groups < k)
-        snprintf(res->note, sizeof res->note,
-                 "pooled %zu categories into %zu (each expects >= %g)",
-                 k, groups, SB_GOF_MIN_EXPECTED);
-    else
-        snprintf(res->note, sizeof res->note, "no pooling needed");
 
     char label[64], obs[32], want[32];
     const sb_table *t = &res->table;

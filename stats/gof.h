@@ -153,6 +153,40 @@ int sb_gof_dist_result(sb_result *res, const char *name,
                        const char *one, const char *many,
                        const char *null_desc);
 
+/* ---- pooled 1-D laws: the pieces, for statistics that test several
+   count vectors against one law (a deal's hands one by one) ---------- */
+
+/* A law's expectations for N samples and its groups after pooling. */
+typedef struct sb_gof_pooled {
+    size_t k;            /* categories */
+    size_t groups;       /* groups after pooling */
+    double *expected;    /* expected[i] = N prob[i], k values */
+    size_t *last;        /* last category of each group (sb_gof_pool) */
+} sb_gof_pooled;
+
+/* Expect and pool the law 'prob' (k values) for 'samples' samples, as
+   sb_gof_dist_result does.  When fewer than two groups expect enough, the
+   begun 'res' is made not applicable with the reason ("needs more
+   samples") and p->groups is below 2.  Returns SB_OK, SB_EINVAL or
+   SB_ENOMEM; release with sb_gof_pooled_end in every case. */
+int sb_gof_pooled_begin(sb_gof_pooled *p, sb_result *res, const double *prob,
+                        size_t k, uint64_t samples);
+
+/* X^2 of 'counts' (k values, counts[i] for the value first_value + i)
+   over the groups.  Each group's observed and expected counts go to row
+   'row' of 't' (p->groups columns), and its value range too when t->lo
+   is set.  *worst receives the group of largest contribution and
+   *worst_c that contribution (-1 when there are no groups). */
+double sb_gof_pooled_x2(const sb_gof_pooled *p, const uint64_t *counts,
+                        long first_value, sb_table *t, size_t row,
+                        size_t *worst, double *worst_c);
+
+/* "pooled 53 categories into 5 (each expects >= 5)" or "no pooling
+   needed". */
+void sb_gof_pooled_note(const sb_gof_pooled *p, char *buf, size_t len);
+
+void sb_gof_pooled_end(sb_gof_pooled *p);
+
 /* The same with a name for each category, names[i] for counts[i]
    ("flush"), in place of numbers and units: "flush: 5.05% of decks against
    3.03% expected", "four of a kind to straight flush" for a pooled group.

@@ -278,68 +278,27 @@ int sb_hands_result(sb_result *res, const sb_hands_tests *t,
         return sb_gof_not_applicable(res, "no samples");
 
     const double N = (double)samples, T = (double)t->tests;
-    const size_t k = t->k;
-    double *expected = malloc(k * sizeof *expected);
-    size_t *last = malloc(k * sizeof *last);
-    if (!expected || !last) {
-        free(expected);
-        free(last);
-        return SB_ENOMEM;
-    }
-    for (size_t i = 0; i < k; i++)
-        expected[i] = N * t->prob[i];
-    size_t groups;
-    int st = sb_gof_pool(expected, k, SB_GOF_MIN_EXPECTED, last, &groups);
-    if (st == SB_OK && groups < 2) {
-        free(expected);
-        free(last);
-        return sb_gof_not_applicable(res,
-            "'%s' needs more samples: %llu cannot fill two groups "
-            "expecting >= %g each", res->name, (unsigned long long)samples,
-            SB_GOF_MIN_EXPECTED);
-    }
-    if (st == SB_OK)
-        st = sb_gof_table_alloc(&res->table, t->tests, groups, t->ranges);
-    if (st != SB_OK) {
-        free(expected);
-        free(last);
+    sb_gof_pooled p;
+    int st = sb_gof_pooled_begin(&p, res, t->prob, t->k, samples);
+    if (st == SB_OK && res->applicable)
+        st = sb_gof_table_alloc(&res->table, t->tests, p.groups, t->ranges);
+    if (st != SB_OK || !res->applicable) {
+        sb_gof_pooled_end(&p);
         return st;
     }
+    const size_t groups = p.groups;
 
     /* X^2 of every sub-test over the same groups; the worst sub-test is
        the one of largest X^2 (they share their df, so it has the
        smallest p-value), and within it the group contributing most. */
-    double worst_x2 = -1.0, worst_c = -1.0, big_e = -1.0;
-    size_t worst_t = 0, worst_g = 0, big_g = 0;
+    double worst_x2 = -1.0, worst_c = -1.0;
+    size_t worst_t = 0, worst_g = 0;
     for (size_t s = 0; s < t->tests; s++) {
-        const uint64_t *c = t->counts + s * k;
-        double x2 = 0.0, top = -1.0;
-        size_t top_g = 0, start = 0;
-        for (size_t g = 0; g < groups; g++) {
-            double o = 0.0, e = 0.0;
-            for (size_t i = start; i <= last[g]; i++) {
-                o += (double)c[i];
-                e += expected[i];
-            }
-            const double d = (o - e) * (o - e) / e;
-            x2 += d;
-            if (d > top) {
-                top = d;
-                top_g = g;
-            }
-            const size_t cell = s * groups + g;
-            res->table.observed[cell] = o;
-            res->table.expected[cell] = e;
-            if (t->ranges) {
-                res->table.lo[cell] = t->first_value + (long)start;
-                res->table.hi[cell] = t->first_value + (long)last[g];
-            }
-            if (s == 0 && e > big_e) {
-                big_e = e;
-                big_g = g;
-            }
-            start = last[g] + 1;
-        }
+        size_t top_g;
+        double top;
+        const double x2 = sb_gof_pooled_x2(&p, t->counts + s * t->k,
+                                           t->first_value, &res->table, s,
+                                           &top_g, &top);
         if (x2 > worst_x2) {
             worst_x2 = x2;
             worst_t = s;
@@ -347,6 +306,12 @@ int sb_hands_result(sb_result *res, const sb_hands_tests *t,
             worst_c = top;
         }
     }
+    /* The group expected most often: the simplest pattern to state the
+       detectable effect in (every sub-test expects the same). */
+    size_t big_g = 0;
+    for (size_t g = 1; g < groups; g++)
+        if (res->table.expected[g] > res->table.expected[big_g])
+            big_g = g;
 
     /* The worst sub-test's X^2, its effect and the detectable effect at
        the level each sub-test is held to; then its p-value, times T. */
@@ -357,25 +322,19 @@ int sb_hands_result(sb_result *res, const sb_hands_tests *t,
     res->subtests = (unsigned)t->tests;
 
     /* Words: the groups' first and last categories, kept from 'last'. */
-    char what[96], which[40], obs[16], want[16];
+    const size_t *last = p.last;
+    char what[96], which[40], obs[16], want[16], pooling[96];
     const size_t g_lo = worst_g ? last[worst_g - 1] + 1 : 0;
     const size_t b_lo = big_g ? last[big_g - 1] + 1 : 0;
-    const size_t b_hi = last[big_g];
     if (st == SB_OK) {
         snprintf(res->null_desc, sizeof res->null_desc,
                  "%s; chi-square(%zu) for each of %zu, Bonferroni",
                  t->null_desc, groups - 1, t->tests);
-        if (groups < k)
-            snprintf(res->note, sizeof res->note,
-                     "pooled %zu categories into %zu (each expects >= %g); "
-                     "the worst of %zu tests, p = min(1, %zu p_min): "
-                     "valid whatever their dependence", k, groups,
-                     SB_GOF_MIN_EXPECTED, t->tests, t->tests);
-        else
-            snprintf(res->note, sizeof res->note,
-                     "no pooling needed; the worst of %zu tests, p = "
-                     "min(1, %zu p_min): valid whatever their dependence",
-                     t->tests, t->tests);
+        sb_gof_pooled_note(&p, pooling, sizeof pooling);
+        snprintf(res->note, sizeof res->note,
+                 "%s; the worst of %zu tests, p = min(1, %zu p_min): "
+                 "valid whatever their dependence", pooling, t->tests,
+                 t->tests);
         if (worst_c > 0.0) {
             const size_t cell = worst_t * groups + worst_g;
             t->test(which, sizeof which, worst_t, t->ctx);
@@ -391,22 +350,14 @@ int sb_hands_result(sb_result *res, const sb_hands_tests *t,
             snprintf(res->effect_desc, sizeof res->effect_desc,
                      "no deviation from the expected counts");
         }
-        /* One group of rate q off by a relative r, the others scaled to
-           make up for it, is a chi-square distance r^2 q / (1 - q) per
-           sample; the largest group is the simplest to state. */
-        const double q = big_e / N;
-        if (q < 1.0 && res->detectable > 0.0) {
-            const double r = sqrt(res->detectable * (1.0 - q) / q);
-            char rel[16];
-            t->category(what, sizeof what, b_lo, b_hi, t->ctx);
-            sb_gof_percent(rel, sizeof rel, 100.0 * r);
-            sb_gof_percent(want, sizeof want, 100.0 * q);
-            snprintf(res->detectable_desc, sizeof res->detectable_desc,
-                     "%s in %s %s%% more or less often than its %s%% "
-                     "rate", what, t->one, rel, want);
-        }
+        const double q = res->table.expected[big_g] / N;
+        char label[sizeof what + 64];
+        t->category(what, sizeof what, b_lo, last[big_g], t->ctx);
+        sb_gof_percent(want, sizeof want, 100.0 * q);
+        snprintf(label, sizeof label, "%s in %s (%s%% of deals)", what,
+                 t->one, want);
+        sb_gof_detectable_words(res, q, label);
     }
-    free(expected);
-    free(last);
+    sb_gof_pooled_end(&p);
     return st;
 }
