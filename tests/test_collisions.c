@@ -11,6 +11,7 @@
  */
 #include "sb_test.h"
 #include "tests/sb_sample.h"
+#include "tests/sb_runs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,29 +58,6 @@ static void run_stat(const sb_stat_type *t, const sb_shape *shape,
         t->add(acc, s, count);
     assert_int_equal(t->finalize(acc, samples, alpha, res), SB_OK);
     t->free(acc);
-}
-
-/* One run of 'alg' at n with the given statistics. */
-static void run_alg(const sb_shuffle_type *alg, size_t n, uint64_t samples,
-                    uint64_t seed, const char *rng,
-                    const sb_stat_type *const *stats, size_t n_stats,
-                    sb_report *rep)
-{
-    sb_run_config cfg = {
-        .alg = alg,
-        .args = { .n = n },
-        .samples = samples,
-        .seed = seed,
-        .rng = rng,
-        .stats = stats,
-        .n_stats = n_stats,
-    };
-    sb_shuffle_defaults(alg, &cfg.args);
-    char err[256] = "";
-    const int rc = sb_run(&cfg, rep, err, sizeof err);
-    if (rc != SB_OK)
-        print_error("sb_run: %s\n", err);
-    assert_int_equal(rc, SB_OK);
 }
 
 /* ---- collisions: counting --------------------------------------------- */
@@ -427,8 +405,8 @@ static void assert_same_result(const sb_result *a, const sb_result *b)
 
 /* 3.2 x 10^6 draws from a pool of 8 x 10^6 have about 2.64 x 10^6
    distinct ones, more than the cap of 2^21 = 2.10 x 10^6: the accumulator
-   must halve its kept fraction.  One accumulator fed everything in calls of 64 gives exactly
-   the result of (a) two parts, the larger over the cap on its own, merged
+   must halve its kept fraction.  One accumulator fed everything in calls
+   of 64 gives exactly the result of (a) two parts, the larger over the cap on its own, merged
    into the smaller; (b) two halves each under the cap whose union is over
    it; (c) three parts of uneven sizes, merged in another order.  The kept
    repeats are about f times all the repeats, found by counting every pool
@@ -556,8 +534,8 @@ static void test_collisions_catches_reseed32(void **state)
     (void)state;
     const sb_stat_type *stats[] = { &sb_stat_collisions };
     sb_report rep;
-    run_alg(&sb_shuffle_fisher_yates, 52, 300000, 11, "reseed32:mt19937",
-            stats, 1, &rep);
+    sb_test_run(&sb_shuffle_fisher_yates, NULL, 52, 300000, 11,
+                "reseed32:mt19937", stats, 1, &rep);
     const sb_result *r = &rep.results[0];
     assert_true(r->applicable);
     assert_true(r->statistic >= 1.0);
@@ -577,16 +555,16 @@ static void test_collisions_fair_passes(void **state)
     (void)state;
     const sb_stat_type *stats[] = { &sb_stat_collisions };
     sb_report rep;
-    run_alg(&sb_shuffle_fisher_yates, 52, 1000000, 12, SB_RNG_DEFAULT,
-            stats, 1, &rep);
+    sb_test_run(&sb_shuffle_fisher_yates, NULL, 52, 1000000, 12,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     assert_true(rep.results[0].applicable);
     assert_true(rep.results[0].statistic == 0.0);
     assert_close(rep.results[0].p_value, 1.0, 1e-12);
     assert_int_equal(rep.verdict, SB_VERDICT_PASS);
     sb_report_release(&rep);
 
-    run_alg(&sb_shuffle_gsl_shuffle, 52, 200000, 13, "mt19937", stats, 1,
-            &rep);
+    sb_test_run(&sb_shuffle_gsl_shuffle, NULL, 52, 200000, 13, "mt19937",
+                stats, 1, &rep);
     assert_true(rep.results[0].statistic == 0.0);
     assert_int_equal(rep.verdict, SB_VERDICT_PASS);
     sb_report_release(&rep);
@@ -904,14 +882,16 @@ static void test_serial_catches_carried_state(void **state)
     (void)state;
     const sb_stat_type *perm_stats[] = { &sb_stat_serial };
     sb_report rep;
-    run_alg(&few_swaps, 52, 20000, 21, SB_RNG_DEFAULT, perm_stats, 1, &rep);
+    sb_test_run(&few_swaps, NULL, 52, 20000, 21, SB_RNG_DEFAULT, perm_stats, 1,
+                &rep);
     assert_true(rep.results[0].p_underflow);
     assert_int_equal(rep.verdict, SB_VERDICT_FAIL);
     sb_report_release(&rep);
 
     const sb_stat_type *draw_stats[] = { &sb_stat_serial,
                                          &sb_stat_card_slot };
-    run_alg(&next_hand, 52, 20000, 22, SB_RNG_DEFAULT, draw_stats, 2, &rep);
+    sb_test_run(&next_hand, NULL, 52, 20000, 22, SB_RNG_DEFAULT, draw_stats, 2,
+                &rep);
     assert_true(rep.results[0].p_underflow);
     assert_non_null(strstr(rep.results[0].effect_desc,
                            "in common with the previous hand"));
@@ -929,14 +909,14 @@ static void test_serial_fair_passes(void **state)
     (void)state;
     const sb_stat_type *stats[] = { &sb_stat_serial };
     sb_report rep;
-    run_alg(&sb_shuffle_fisher_yates, 52, 100000, 31, SB_RNG_DEFAULT,
-            stats, 1, &rep);
+    sb_test_run(&sb_shuffle_fisher_yates, NULL, 52, 100000, 31, SB_RNG_DEFAULT,
+                stats, 1, &rep);
     assert_true(rep.results[0].applicable);
     assert_true(rep.results[0].p_value > 1e-3);
     sb_report_release(&rep);
 
-    run_alg(&sb_shuffle_partial_deal, 52, 100000, 32, SB_RNG_DEFAULT,
-            stats, 1, &rep);
+    sb_test_run(&sb_shuffle_partial_deal, NULL, 52, 100000, 32, SB_RNG_DEFAULT,
+                stats, 1, &rep);
     assert_true(rep.results[0].applicable);
     assert_true(rep.results[0].p_value > 1e-3);
     sb_report_release(&rep);

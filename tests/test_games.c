@@ -14,6 +14,7 @@
  */
 #include "tests/sb_test.h"
 #include "tests/sb_sample.h"
+#include "tests/sb_runs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,34 +69,6 @@ static sb_shape perm_shape(size_t n)
 {
     sb_shape s = { SB_KIND_PERMUTATION, n, n, 0 };
     return s;
-}
-
-/* Run the registry algorithm 'alg' (with 'param', "k=v" or NULL) at n
-   cards through 'stats'. */
-static void run_alg(const char *alg, const char *param, size_t n,
-                    uint64_t samples, uint64_t seed,
-                    const sb_stat_type *const *stats, size_t n_stats,
-                    sb_report *rep)
-{
-    const sb_shuffle_type *t = sb_shuffle_find(alg);
-    assert_non_null(t);
-    sb_run_config cfg = {
-        .alg = t,
-        .args = { .n = n },
-        .samples = samples,
-        .seed = seed,
-        .rng = SB_RNG_DEFAULT,
-        .stats = stats,
-        .n_stats = n_stats,
-    };
-    sb_shuffle_defaults(t, &cfg.args);
-    if (param != NULL)
-        assert_int_equal(sb_shuffle_set_param(t, &cfg.args, param), SB_OK);
-    char err[256];
-    int st = sb_run(&cfg, rep, err, sizeof err);
-    if (st != SB_OK)
-        print_error("%s\n", err);
-    assert_int_equal(st, SB_OK);
 }
 
 /* ---- New Age Solitaire: the game itself -------------------------------- */
@@ -290,7 +263,8 @@ static void solitaire_large_n(void **state)
                                                             &res), SB_OK);
         if (i == 0) {
             assert_true(res.p_upper == 1.0);
-            assert_close(1.0 - res.p_lower, sqrt(2.0 / (3.14159265358979324 * (double)N)),
+            assert_close(1.0 - res.p_lower,
+                         sqrt(2.0 / (3.14159265358979324 * (double)N)),
                          1e-4);
         } else {
             const double z = (double)(w[i]) + 0.5 - 0.5 * (double)N;
@@ -351,7 +325,9 @@ static void solitaire_seven_riffles(void **state)
     static const sb_stat_type *const stats[] = { &sb_stat_new_age_solitaire };
     const uint64_t N = 200000;
     sb_report rep;
-    run_alg("riffle", "passes=7", 52, N, 20240701, stats, 1, &rep);
+    sb_test_run(sb_test_alg("riffle"),
+                (const char *const[]){ "passes=7", NULL }, 52, N, 20240701,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     const sb_result *r = &rep.results[0];
     const double rate = r->table.observed[0] / (double)N;
     assert_true(fabs(rate - 0.807) < 0.005);
@@ -371,7 +347,8 @@ static void solitaire_fair_passes(void **state)
     const uint64_t N[] = { 200000, 100000 };
     for (size_t i = 0; i < 2; i++) {
         sb_report rep;
-        run_alg("fisher-yates", NULL, n[i], N[i], 1 + i, stats, 1, &rep);
+        sb_test_run(sb_test_alg("fisher-yates"), NULL, n[i], N[i], 1 + i,
+                    SB_RNG_DEFAULT, stats, 1, &rep);
         assert_true(rep.results[0].applicable);
         assert_true(rep.results[0].p_value > 1e-3);
         assert_int_equal(rep.results[0].verdict, SB_VERDICT_PASS);
@@ -565,12 +542,16 @@ static void poker7_catches_few_riffles(void **state)
     (void)state;
     static const sb_stat_type *const stats[] = { &sb_stat_poker7 };
     sb_report rep;
-    run_alg("human-packet", "passes=2", 52, 5000, 11, stats, 1, &rep);
+    sb_test_run(sb_test_alg("human-packet"),
+                (const char *const[]){ "passes=2", NULL }, 52, 5000, 11,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     assert_int_equal(rep.results[0].verdict, SB_VERDICT_FAIL);
     assert_non_null(strstr(rep.results[0].effect_desc, "straight flush: "));
     sb_report_release(&rep);
 
-    run_alg("riffle", "passes=4", 52, 100000, 12, stats, 1, &rep);
+    sb_test_run(sb_test_alg("riffle"),
+                (const char *const[]){ "passes=4", NULL }, 52, 100000, 12,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     assert_int_equal(rep.results[0].verdict, SB_VERDICT_FAIL);
     assert_true(rep.results[0].p_value < 1e-20);
     sb_report_release(&rep);
@@ -583,7 +564,8 @@ static void poker7_fair_passes(void **state)
     (void)state;
     static const sb_stat_type *const stats[] = { &sb_stat_poker7 };
     sb_report rep;
-    run_alg("fisher-yates", NULL, 52, 200000, 5, stats, 1, &rep);
+    sb_test_run(sb_test_alg("fisher-yates"), NULL, 52, 200000, 5,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     const sb_result *r = &rep.results[0];
     assert_true(r->applicable);
     assert_true(r->df == 8.0);

@@ -12,6 +12,7 @@
  */
 #include "tests/sb_test.h"
 #include "tests/sb_sample.h"
+#include "tests/sb_runs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -134,33 +135,6 @@ static void assert_table_is(const sb_result *r, const uint64_t *hist,
             o += hist[v - first];
         assert_close(r->table.observed[g], (double)o, 0);
     }
-}
-
-/* Run the registry shuffle 'alg' (parameters "k=v", NULL-ended) on n cards
-   for 'samples' samples from 'seed', counting 'stats'. */
-static void run_alg(const char *alg, const char *const *params, size_t n,
-                    uint64_t samples, uint64_t seed,
-                    const sb_stat_type *const *stats, size_t n_stats,
-                    sb_report *rep)
-{
-    const sb_shuffle_type *t = sb_shuffle_find(alg);
-    assert_non_null(t);
-    sb_run_config cfg = {
-        .alg = t,
-        .args = { .n = n },
-        .samples = samples,
-        .seed = seed,
-        .rng = SB_RNG_DEFAULT,
-        .stats = stats,
-        .n_stats = n_stats,
-    };
-    sb_shuffle_defaults(t, &cfg.args);
-    for (size_t i = 0; params != NULL && params[i] != NULL; i++)
-        assert_int_equal(sb_shuffle_set_param(t, &cfg.args, params[i]),
-                         SB_OK);
-    char err[256];
-    assert_int_equal(sb_run(&cfg, rep, err, sizeof err), SB_OK);
-    assert_int_equal(rep->run.done, samples);
 }
 
 /* ---- published rows --------------------------------------------------- */
@@ -636,7 +610,8 @@ static void test_rising_ten_riffles(void **state)
     static const sb_stat_type *const stats[] = { &sb_stat_rising };
     const char *const params[] = { "passes=10", NULL };
     sb_report rep;
-    run_alg("riffle", params, N, S, 0x5eed3003ull, stats, 1, &rep);
+    sb_test_run(sb_test_alg("riffle"), params, N, S, 0x5eed3003ull,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     const sb_result *r = &rep.results[0];
     assert_true(r->applicable);
     assert_true(r->p_value < 1e-6);
@@ -662,7 +637,8 @@ static void test_rising_ten_riffles(void **state)
     assert_true(r->table.observed[0] > r->table.expected[0]);
     sb_report_release(&rep);
 
-    run_alg("fisher-yates", NULL, N, S, 0x5eed3004ull, stats, 1, &rep);
+    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed3004ull,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     assert_true(rep.results[0].applicable);
     assert_true(rep.results[0].p_value >= 1e-6);
     sb_report_release(&rep);
@@ -690,7 +666,8 @@ static void test_descents_four_riffles(void **state)
     static const sb_stat_type *const stats[] = { &sb_stat_descents };
     const char *const params[] = { "passes=4", NULL };
     sb_report rep;
-    run_alg("riffle", params, N, S, 0x5eed3005ull, stats, 1, &rep);
+    sb_test_run(sb_test_alg("riffle"), params, N, S, 0x5eed3005ull,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     const sb_result *r = &rep.results[0];
     assert_true(r->applicable);
     assert_true(r->p_value < 1e-6);
@@ -724,7 +701,8 @@ static void test_descents_four_riffles(void **state)
     assert_true(fabs(r->statistic - mean) < 5 * sd);
     sb_report_release(&rep);
 
-    run_alg("fisher-yates", NULL, N, S, 0x5eed3006ull, stats, 1, &rep);
+    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed3006ull,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     assert_true(rep.results[0].p_value >= 1e-6);
     sb_report_release(&rep);
 }
@@ -749,8 +727,8 @@ static void test_inversions_insertion_sort(void **state)
     static const sb_stat_type *const stats[] = { &sb_stat_inversions };
     const char *const params[] = { "sort=insertion", NULL };
     sb_report rep;
-    run_alg("sort-random-comparator", params, N, S, 0x5eed3007ull, stats, 1,
-            &rep);
+    sb_test_run(sb_test_alg("sort-random-comparator"), params, N, S,
+                0x5eed3007ull, SB_RNG_DEFAULT, stats, 1, &rep);
     const sb_result *r = &rep.results[0];
     assert_true(r->applicable);
     assert_int_equal(r->table.lo[0], 0);
@@ -759,7 +737,8 @@ static void test_inversions_insertion_sort(void **state)
     assert_int_equal(r->p_underflow, 1);
     sb_report_release(&rep);
 
-    run_alg("fisher-yates", NULL, N, S, 0x5eed3008ull, stats, 1, &rep);
+    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed3008ull,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     assert_true(rep.results[0].p_value >= 1e-6);
     sb_report_release(&rep);
 }
@@ -780,7 +759,8 @@ static void test_successions_human_packet(void **state)
     const uint64_t S = 2000;
     static const sb_stat_type *const stats[] = { &sb_stat_successions };
     sb_report rep;
-    run_alg("human-packet", NULL, N, S, 0x5eed3009ull, stats, 1, &rep);
+    sb_test_run(sb_test_alg("human-packet"), NULL, N, S, 0x5eed3009ull,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     const sb_result *r = &rep.results[0];
     assert_true(r->applicable);
     assert_true(r->p_value < 1e-6);
@@ -791,7 +771,8 @@ static void test_successions_human_packet(void **state)
                 < e0 - 5 * sqrt((double)S * p0 * (1 - p0)));
     sb_report_release(&rep);
 
-    run_alg("fisher-yates", NULL, N, S, 0x5eed300aull, stats, 1, &rep);
+    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed300aull,
+                SB_RNG_DEFAULT, stats, 1, &rep);
     assert_true(rep.results[0].p_value >= 1e-6);
     sb_report_release(&rep);
 }
@@ -810,8 +791,9 @@ static void test_fair_passes(void **state)
     const uint64_t samples[] = { 100000, 20000 };
     for (size_t z = 0; z < 2; z++) {
         sb_report rep;
-        run_alg("fisher-yates", NULL, sizes[z], samples[z],
-                0x5eed300bull + z, order_stats, N_ORDER, &rep);
+        sb_test_run(sb_test_alg("fisher-yates"), NULL, sizes[z], samples[z],
+                    0x5eed300bull + z, SB_RNG_DEFAULT, order_stats, N_ORDER,
+                    &rep);
         assert_int_equal(rep.n_results, N_ORDER);
         for (size_t s = 0; s < N_ORDER; s++) {
             const sb_result *r = &rep.results[s];
