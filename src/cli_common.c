@@ -356,8 +356,10 @@ static int cli_stage(void *ctx, unsigned stage, uint64_t seed,
     if (stage > 0) {
         snprintf(c->label, sizeof c->label, "%s, suspect: escalation %u of "
                  "%u", c->cfg->alg->name, stage, c->escalations);
+        /* The same line, relabelled, its rate counted from now. */
         sb_cli_progress_end(c->progress);
-        sb_cli_progress_init(c->progress, !c->progress->enabled, c->label);
+        c->progress->label = c->label;
+        c->progress->start = sb_now();
     }
     return sb_run(c->cfg, rep, err, len);
 }
