@@ -1,0 +1,132 @@
+/*
+ * input.h - decks made outside: recorded files, standard input, the output
+ * of a user's program.
+ *
+ * A reader turns bytes into samples of a given shape (src/../stat.h) and
+ * checks every one of them before a statistic sees it: the right number of
+ * values, each in range, no card twice, every hand of a deal holding its
+ * share.  A sample that fails is never counted.  By default the first bad
+ * sample ends the reading with a message "line L (sample S): what is
+ * wrong"; with 'skip_invalid' bad samples are counted, the first few
+ * messages kept, and reading goes on.
+ *
+ * Formats (sb_format):
+ *   text   one sample per line, numbers separated by spaces, commas or tabs
+ *          (any mix, runs allowed; an empty field such as "1,,2" is an
+ *          error); 0-based, or 1-based with 'one_based'.
+ *   cards  one sample per line, card names: rank 2-9, 10 or T, J, Q, K, A
+ *          then suit C, D, H, S (either case, or the symbols of the four
+ *          suits); the numbering is that of stats/cards.h, card 0 = 2C ...
+ *          card 51 = AS, so n is at most 52.
+ *   u8     binary, one byte per value, 'len' values per sample (no lines:
+ *          messages say "sample S (byte B)"); values 0-based (1-based with
+ *          'one_based').
+ *   u16    the same with little-endian 16-bit values.
+ * In the text formats, blank lines are skipped, '#' starts a comment that
+ * runs to the end of the line, and a carriage return before the line feed
+ * is ignored.
+ *
+ * What a sample line holds, by kind:
+ *   PERMUTATION  the n cards from top to bottom (deck[j] = card at j);
+ *   DRAW         the k cards drawn (k = shape.len <= n), in order;
+ *   DEAL         either the hand (0..H-1, or 1..H) of each card in card
+ *                order, or - in text and cards, when the line holds '|' -
+ *                the H hands as lists of cards separated by '|'.  Every
+ *                hand must hold n / H cards.  The sample written is always
+ *                the card -> hand map.
+ */
+#ifndef SB_SRC_INPUT_H
+#define SB_SRC_INPUT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shufflebias/stat.h"
+
+typedef enum sb_format {
+    SB_FORMAT_TEXT = 0,
+    SB_FORMAT_CARDS,
+    SB_FORMAT_U8,
+    SB_FORMAT_U16
+} sb_format;
+
+/* "text", "cards", "u8", "u16". */
+const char *sb_format_str(sb_format f);
+/* The format called 'name': SB_OK, or SB_ENOTFOUND. */
+int sb_format_find(const char *name, sb_format *out);
+
+/* How many bad-sample messages a reader keeps under 'skip_invalid'. */
+#define SB_INPUT_LISTED 20u
+
+/* Longest message kept (a line number, a sample number and the reason,
+   with the offending value quoted). */
+#define SB_INPUT_MSG 256u
+
+typedef struct sb_input_spec {
+    sb_format format;
+    sb_shape shape;      /* kind, n, len (n, or k for a DRAW: 0 asks the
+                            reader to take k from the first sample line of
+                            a text format), hands (DEAL) */
+    int one_based;       /* numbers count from 1 (text, u8, u16) */
+    int skip_invalid;    /* count and list bad samples, go on */
+    /* Set from a signal handler to end a blocked read early; may be NULL.
+       The reader waits for data at most about 0.2 s between looks. */
+    volatile sig_atomic_t *stop;
+} sb_input_spec;
+
+typedef struct sb_input sb_input;
+
+/* A reader over the file descriptor 'fd' (not closed by the reader), or
+   over 'size' bytes at 'data' (not copied: they must outlive the reader;
+   used by tests and the fuzzer).  Returns SB_OK; SB_EINVAL with a reason
+   in 'err' when the spec cannot be read (n above 52 in 'cards', above 256
+   in 'u8', hands not dividing n, 'one_based' with 'cards', len 0 with a
+   binary format); SB_ENOMEM. */
+int sb_input_open_fd(sb_input **in, const sb_input_spec *spec, int fd,
+                     char *err, size_t len);
+int sb_input_open_mem(sb_input **in, const sb_input_spec *spec,
+                      const void *data, size_t size, char *err, size_t len);
+void sb_input_close(sb_input *in);
+
+/* The shape of the samples, with len settled: for a DRAW opened with
+   len 0, this reads ahead to the first sample line (which is still
+   returned by sb_input_read) and takes its number of cards.  Returns SB_OK;
+   SB_EINVAL with the reason in sb_input_error when that line is bad or the
+   input holds no sample; SB_EIO. */
+int sb_input_shape(sb_input *in, sb_shape *out);
+
+/* Read up to 'want' valid samples into 'out' (shape.len values each) and
+   set *got.  Returns:
+     SB_OK      *got == want; or *got < want when the input ended
+                (sb_input_eof) or 'stop' was set;
+     SB_EINVAL  a bad sample (without skip_invalid): *got samples before it
+                are valid and written, and sb_input_error says what is wrong;
+                later calls return SB_EINVAL again without reading;
+     SB_EIO     a read error (sb_input_error says which);
+     SB_ENOMEM  a line too long to hold (more than 64 MiB).
+   An input that ends inside a sample (a binary record cut short, a last
+   text line without its line feed is fine) is a bad sample. */
+int sb_input_read(sb_input *in, sb_card *out, size_t want, size_t *got);
+
+/* 1 once the input has ended and every sample in it was returned. */
+int sb_input_eof(const sb_input *in);
+
+/* What ended the reading ("line 7 (sample 5): card 12 appears twice"),
+   "" when nothing did. */
+const char *sb_input_error(const sb_input *in);
+
+/* Samples seen so far, valid and bad (the number S of the last one). */
+uint64_t sb_input_samples_seen(const sb_input *in);
+
+/* Under skip_invalid: bad samples skipped, and the first SB_INPUT_LISTED
+   of their messages (i < count, i < SB_INPUT_LISTED). */
+uint64_t sb_input_invalid(const sb_input *in);
+const char *sb_input_invalid_msg(const sb_input *in, size_t i);
+
+/* The last sample line read (text formats; at most 120 characters, cut
+   with "..."), "" before any: reported when a program's output goes
+   wrong. */
+const char *sb_input_last_line(const sb_input *in);
+
+#endif /* SB_SRC_INPUT_H */
