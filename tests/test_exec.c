@@ -1,0 +1,385 @@
+/*
+ * test_exec.c - a user's program as a source of decks: what it is told
+ * through the environment, how its end is reported, and that ending it
+ * never hangs and never leaves a zombie or a stray process behind.
+ *
+ * Every program here is a line of /bin/sh.  No test sleeps or measures
+ * time: a program that would not be ended makes the test hang, and the
+ * test's time limit turns the hang into a failure.  Each test ends by
+ * checking that this process has no child left, reaped or not (it starts
+ * no other children).
+ */
+#define _GNU_SOURCE   /* strsignal, setenv, getpgid */
+#include "tests/sb_test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "shufflebias/status.h"
+#include "src/exec.h"
+
+/* No child of ours exists, running or zombie: waitpid finds none. */
+static void assert_no_children(void)
+{
+    int st;
+    errno = 0;
+    assert_int_equal(waitpid(-1, &st, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
+}
+
+static sb_child *start(const char *command, const char *const *env,
+                       size_t n_env, int *fd)
+{
+    sb_child *child = NULL;
+    char err[256] = "";
+    int rc = sb_child_start(&child, command, env, n_env, fd, err, sizeof err);
+    if (rc != SB_OK)
+        print_error("sb_child_start: %s\n", err);
+    assert_int_equal(rc, SB_OK);
+    assert_non_null(child);
+    assert_true(*fd >= 0);
+    return child;
+}
+
+/* Read until end of output or until 'want' bytes are in; returns the count
+   (NUL-terminated in 'buf', which holds 'cap' bytes). */
+static size_t read_some(int fd, char *buf, size_t cap, size_t want)
+{
+    size_t have = 0;
+    while (have < want && have + 1 < cap) {
+        ssize_t r = read(fd, buf + have, cap - 1 - have);
+        if (r < 0 && errno == EINTR)
+            continue;
+        assert_true(r >= 0);
+        if (r == 0)
+            break;
+        have += (size_t)r;
+    }
+    buf[have] = '\0';
+    return have;
+}
+
+/* The whole output; it must fit in 'cap' - 1 bytes. */
+static size_t read_all(int fd, char *buf, size_t cap)
+{
+    size_t have = read_some(fd, buf, cap, cap);
+    char extra;
+    assert_int_equal(read(fd, &extra, 1), 0);
+    return have;
+}
+
+/* One line, byte by byte, so that nothing after the newline is taken. */
+static void read_line(int fd, char *buf, size_t cap)
+{
+    size_t have = 0;
+    for (;;) {
+        assert_true(have + 1 < cap);
+        ssize_t r = read(fd, buf + have, 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        assert_int_equal(r, 1);
+        if (buf[have] == '\n')
+            break;
+        have++;
+    }
+    buf[have] = '\0';
+}
+
+static void finish(sb_child *child, int ended, int *status, int *by_us)
+{
+    *status = -1;
+    *by_us = -1;
+    assert_int_equal(sb_child_finish(child, ended, status, by_us), SB_OK);
+    assert_no_children();
+}
+
+/* The assignments reach the program: what it prints is what it was
+   given. */
+static void test_environment(void **state)
+{
+    (void)state;
+    const char *env[] = { "SHUFFLEBIAS_N=52", "SHUFFLEBIAS_SEED=12345" };
+    int fd, status, by_us;
+    sb_child *c = start("printf '%s %s\\n' \"$SHUFFLEBIAS_N\" "
+                        "\"$SHUFFLEBIAS_SEED\"", env, 2, &fd);
+    char buf[256];
+    read_all(fd, buf, sizeof buf);
+    assert_string_equal(buf, "52 12345\n");
+    finish(c, 1, &status, &by_us);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(by_us, 0);
+}
+
+/* An assignment replaces a variable of ours of the same name (the later of
+   two assignments winning) and leaves the others as they are.  Where
+   /proc is there, the environment the shell was started with is read
+   back too: the variable is in it once, not twice (a shell reading an
+   environment with a name twice keeps one of them silently, so the value
+   alone could not show a duplicate). */
+static void test_override(void **state)
+{
+    (void)state;
+    assert_int_equal(setenv("SB_EXEC_TEST_VAR", "ours", 1), 0);
+    assert_int_equal(setenv("SB_EXEC_TEST_KEEP", "kept", 1), 0);
+    const char *env[] = { "SB_EXEC_TEST_VAR=first",
+                          "SB_EXEC_TEST_VAR=theirs" };
+    const int proc = access("/proc/self/environ", R_OK) == 0;
+    const char *cmd = proc
+        ? "printf '%s %s\\n' \"$SB_EXEC_TEST_VAR\" \"$SB_EXEC_TEST_KEEP\"; "
+          "tr '\\000' '\\n' < /proc/$$/environ | grep -c '^SB_EXEC_TEST_VAR='"
+        : "printf '%s %s\\n' \"$SB_EXEC_TEST_VAR\" \"$SB_EXEC_TEST_KEEP\"";
+    int fd, status, by_us;
+    sb_child *c = start(cmd, env, 2, &fd);
+    char buf[256];
+    read_all(fd, buf, sizeof buf);
+    assert_string_equal(buf, proc ? "theirs kept\n1\n" : "theirs kept\n");
+    finish(c, 1, &status, &by_us);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    unsetenv("SB_EXEC_TEST_VAR");
+    unsetenv("SB_EXEC_TEST_KEEP");
+}
+
+/* Standard input is /dev/null and the shell leads a process group of its
+   own (Linux: read from /proc). */
+static void test_stdin_and_group(void **state)
+{
+    (void)state;
+    if (access("/proc/self/stat", R_OK) != 0)
+        skip();
+    int fd, status, by_us;
+    sb_child *c = start("readlink /proc/$$/fd/0; "
+                        "read -r pid comm st ppid pgrp rest < /proc/$$/stat; "
+                        "echo \"$pid $pgrp\"", NULL, 0, &fd);
+    char buf[256];
+    read_all(fd, buf, sizeof buf);
+    char *nl = strchr(buf, '\n');
+    assert_non_null(nl);
+    *nl = '\0';
+    assert_string_equal(buf, "/dev/null");
+    long pid = -1, pgrp = -2;
+    assert_int_equal(sscanf(nl + 1, "%ld %ld", &pid, &pgrp), 2);
+    assert_true(pid > 0);
+    assert_int_equal(pid, pgrp);
+    assert_true(pid != (long)getpgrp());
+    finish(c, 1, &status, &by_us);
+    assert_int_equal(by_us, 0);
+}
+
+/* A program that stops early with status 3 is reported so, and not as our
+   doing. */
+static void test_exit_status(void **state)
+{
+    (void)state;
+    int fd, status, by_us;
+    sb_child *c = start("echo early; exit 3", NULL, 0, &fd);
+    char buf[64];
+    read_all(fd, buf, sizeof buf);
+    assert_string_equal(buf, "early\n");
+    finish(c, 1, &status, &by_us);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 3);
+    assert_int_equal(by_us, 0);
+    char words[128];
+    sb_child_describe(status, words, sizeof words);
+    assert_string_equal(words, "exited with status 3");
+}
+
+/* A crash is reported with its signal and the system's name for it.  The
+   core file is switched off so that the test leaves nothing behind. */
+static void test_crash(void **state)
+{
+    (void)state;
+    int fd, status, by_us;
+    sb_child *c = start("ulimit -c 0; kill -SEGV $$", NULL, 0, &fd);
+    char buf[64];
+    read_all(fd, buf, sizeof buf);
+    finish(c, 1, &status, &by_us);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGSEGV);
+    assert_int_equal(by_us, 0);
+    char words[128], expect[128];
+    sb_child_describe(status, words, sizeof words);
+    snprintf(expect, sizeof expect, "killed by signal %d (%s)", SIGSEGV,
+             strsignal(SIGSEGV));
+    assert_string_equal(words, expect);
+    assert_non_null(strstr(words, "signal 11"));
+}
+
+/* A command the shell cannot find starts, and exits with status 127. */
+static void test_not_found(void **state)
+{
+    (void)state;
+    int fd, status, by_us;
+    sb_child *c = start("shufflebias-no-such-program-here 2>/dev/null",
+                        NULL, 0, &fd);
+    char buf[64];
+    read_all(fd, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    finish(c, 1, &status, &by_us);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 127);
+    assert_int_equal(by_us, 0);
+}
+
+/* A program that would write forever is ended by SIGPIPE once we stop
+   reading, and that is our doing.  We ignore SIGPIPE ourselves while it
+   starts: the program must get the default disposition back, or it would
+   not die of the broken pipe. */
+static void test_writer_forever(void **state)
+{
+    (void)state;
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    assert_int_equal(sigaction(SIGPIPE, &ign, &old), 0);
+    int fd, status, by_us;
+    sb_child *c = start("yes 0 1 2", NULL, 0, &fd);
+    assert_int_equal(sigaction(SIGPIPE, &old, NULL), 0);
+    char buf[4096];
+    assert_true(read_some(fd, buf, sizeof buf, 60) >= 60);
+    assert_memory_equal(buf, "0 1 2\n0 1 2\n", 12);
+    finish(c, 0, &status, &by_us);
+    assert_int_equal(by_us, 1);
+    /* Killed by SIGPIPE, or the shell's report of that: 128 + 13. */
+    assert_true((WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE)
+                || (WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGPIPE));
+}
+
+/* A program that ignores SIGPIPE (its writes then fail with EPIPE and it
+   goes on) is ended by our SIGTERM.  We block SIGTERM ourselves while it
+   starts: the program must not inherit the blocked mask, or the SIGTERM
+   would wait and the SIGKILL end it instead. */
+static void test_ignores_pipe(void **state)
+{
+    (void)state;
+    sigset_t term, old;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    assert_int_equal(sigprocmask(SIG_BLOCK, &term, &old), 0);
+    int fd, status, by_us;
+    sb_child *c = start("trap '' PIPE; while :; do echo x; done 2>/dev/null",
+                        NULL, 0, &fd);
+    assert_int_equal(sigprocmask(SIG_SETMASK, &old, NULL), 0);
+    char buf[256];
+    assert_true(read_some(fd, buf, sizeof buf, 4) >= 4);
+    assert_memory_equal(buf, "x\nx\n", 4);
+    finish(c, 0, &status, &by_us);
+    assert_int_equal(by_us, 1);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGTERM);
+}
+
+/* A program that ignores SIGPIPE and SIGTERM is ended by SIGKILL. */
+static void test_ignores_term(void **state)
+{
+    (void)state;
+    int fd, status, by_us;
+    sb_child *c = start("trap '' PIPE TERM; "
+                        "while :; do echo x; done 2>/dev/null", NULL, 0, &fd);
+    char buf[256];
+    assert_true(read_some(fd, buf, sizeof buf, 4) >= 4);
+    finish(c, 0, &status, &by_us);
+    assert_int_equal(by_us, 1);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGKILL);
+    char words[128];
+    sb_child_describe(status, words, sizeof words);
+    assert_non_null(strstr(words, "killed by signal 9 ("));
+}
+
+/* A program that closes its output but does not exit is ended after the
+   grace, by us. */
+static void test_lingers(void **state)
+{
+    (void)state;
+    int fd, status, by_us;
+    sb_child *c = start("echo done; exec >/dev/null; sleep 1000", NULL, 0,
+                        &fd);
+    char buf[64];
+    read_all(fd, buf, sizeof buf);
+    assert_string_equal(buf, "done\n");
+    finish(c, 1, &status, &by_us);
+    assert_int_equal(by_us, 1);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGTERM);
+}
+
+/* The shell exits at once but leaves a background process holding the
+   pipe.  After we stop reading, finish must not wait on it and must end
+   it.  Its death is seen without timing: it also holds the write end of a
+   second pipe of ours, whose read end reaches end-of-file only when every
+   holder has exited (an exited process closes its descriptors even while
+   it is a zombie, which is why kill(pid, 0) would be no proof).  If the
+   background process were left alive, the read below would block until
+   the test's time limit. */
+static void test_background_holder(void **state)
+{
+    (void)state;
+    int track[2];
+    assert_int_equal(pipe(track), 0);
+    assert_int_equal(fcntl(track[0], F_SETFD, FD_CLOEXEC), 0);
+    int fd, status, by_us;
+    sb_child *c = start("sleep 1000 2>/dev/null & echo \"$$ $!\"",
+                        NULL, 0, &fd);
+    close(track[1]);
+    char line[64];
+    read_line(fd, line, sizeof line);
+    long shell = -1, background = -1;
+    assert_int_equal(sscanf(line, "%ld %ld", &shell, &background), 2);
+    /* The background process lives in the shell's group. */
+    assert_int_equal((long)getpgid((pid_t)background), shell);
+    finish(c, 0, &status, &by_us);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(by_us, 0);
+    char b;
+    ssize_t r;
+    while ((r = read(track[0], &b, 1)) < 0 && errno == EINTR)
+        ;
+    assert_int_equal(r, 0);
+    close(track[0]);
+}
+
+/* A malformed assignment is refused before anything starts. */
+static void test_bad_assignment(void **state)
+{
+    (void)state;
+    const char *env[] = { "SHUFFLEBIAS_N=3", "NOEQUALS" };
+    sb_child *c = (sb_child *)&c;
+    int fd = 0;
+    char err[128] = "";
+    assert_int_equal(sb_child_start(&c, "true", env, 2, &fd, err, sizeof err),
+                     SB_EINVAL);
+    assert_null(c);
+    assert_int_equal(fd, -1);
+    assert_non_null(strstr(err, "NOEQUALS"));
+    assert_no_children();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_environment),
+        cmocka_unit_test(test_override),
+        cmocka_unit_test(test_stdin_and_group),
+        cmocka_unit_test(test_exit_status),
+        cmocka_unit_test(test_crash),
+        cmocka_unit_test(test_not_found),
+        cmocka_unit_test(test_writer_forever),
+        cmocka_unit_test(test_ignores_pipe),
+        cmocka_unit_test(test_ignores_term),
+        cmocka_unit_test(test_lingers),
+        cmocka_unit_test(test_background_holder),
+        cmocka_unit_test(test_bad_assignment),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
