@@ -77,6 +77,29 @@ static json_t *result_object(const sb_result *r)
     return t;
 }
 
+/* Where samples made outside came from, and what went wrong. */
+static json_t *input_object(const sb_input_info *in)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "source", json_string(in->source));
+    json_object_set_new(o, strcmp(in->source, "exec") == 0 ? "command"
+                                                          : "path",
+                        json_string(in->what));
+    json_object_set_new(o, "format", json_string(in->format));
+    json_object_set_new(o, "one_based", json_boolean(in->one_based));
+    json_object_set_new(o, "invalid_skipped",
+                        json_integer((json_int_t)in->invalid));
+    json_t *listed = json_array();
+    for (size_t i = 0; i < in->n_listed; i++)
+        json_array_append_new(listed, json_string(in->listed[i]));
+    json_object_set_new(o, "invalid", listed);
+    if (in->program[0])
+        json_object_set_new(o, "program_end", json_string(in->program));
+    json_object_set_new(o, "error", in->error[0] ? json_string(in->error)
+                                                 : json_null());
+    return o;
+}
+
 json_t *sb_report_json(const sb_report *rep)
 {
     const sb_run_info *run = &rep->run;
@@ -85,6 +108,13 @@ json_t *sb_report_json(const sb_report *rep)
         return NULL;
     json_object_set_new(root, "command", json_string("test"));
     json_object_set_new(root, "algorithm", json_string(run->algorithm));
+    json_object_set_new(root, "source", json_string(
+        run->input ? run->input->source : run->plugin ? "plugin"
+                                                      : "algorithm"));
+    if (run->plugin)
+        json_object_set_new(root, "plugin", json_string(run->plugin));
+    if (run->input)
+        json_object_set_new(root, "input", input_object(run->input));
     json_object_set_new(root, "params", sb_params_json(run->params));
     json_object_set_new(root, "kind", json_string(sb_kind_str(run->kind)));
     if (run->literature)
@@ -95,10 +125,19 @@ json_t *sb_report_json(const sb_report *rep)
        (the tables are then the last stage's: see "tables" below). */
     json_object_set_new(root, "samples_requested", json_integer(
         (json_int_t)(rep->n_stages ? rep->stages[0].samples : run->samples)));
-    json_object_set_new(root, "seed", json_integer((json_int_t)run->seed));
-    json_object_set_new(root, "rng", json_string(run->rng));
-    json_object_set_new(root, "rng_seed", json_integer((json_int_t)run->rng_seed));
-    json_object_set_new(root, "rng_seed_bits", json_integer(run->rng_seed_bits));
+    /* Recorded samples have no seed; a program was handed one. */
+    const int recorded = run->input && strcmp(run->input->source, "input") == 0;
+    json_object_set_new(root, "seed", recorded ? json_null()
+                              : json_integer((json_int_t)run->seed));
+    if (run->rng) {
+        json_object_set_new(root, "rng", json_string(run->rng));
+        json_object_set_new(root, "rng_seed",
+                            json_integer((json_int_t)run->rng_seed));
+        json_object_set_new(root, "rng_seed_bits",
+                            json_integer(run->rng_seed_bits));
+    } else {
+        json_object_set_new(root, "rng", json_null());
+    }
     json_object_set_new(root, "stream_version",
                         json_integer(run->stream_version));
     json_object_set_new(root, "verdict",

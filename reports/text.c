@@ -104,22 +104,44 @@ int sb_render_text(FILE *f, const sb_report *rep)
     char v[16];
     upper(v, sb_verdict_str(rep->verdict), sizeof v);
     fprintf(f, "\nverdict: %s (%s)%s\n", v, verdict_words(rep->verdict),
-            run->partial ? " - PARTIAL, the run was interrupted" : "");
-    fprintf(f, "  algorithm  %s\n", run->algorithm);
-    fprintf(f, "  params     %s\n", run->params[0] ? run->params : "(none)");
+            !run->partial ? ""
+            : run->input && run->input->error[0]
+            ? " - PARTIAL, the input went wrong (below)"
+            : " - PARTIAL, the run was interrupted");
+    const sb_input_info *in = run->input;
+    if (in && strcmp(in->source, "exec") == 0)
+        fprintf(f, "  program    %s (format %s%s)\n", in->what, in->format,
+                in->one_based ? ", one-based" : "");
+    else if (in)
+        fprintf(f, "  input      %s (format %s%s)\n",
+                strcmp(in->what, "-") == 0 ? "standard input" : in->what,
+                in->format, in->one_based ? ", one-based" : "");
+    else
+        fprintf(f, "  algorithm  %s\n", run->algorithm);
+    if (run->plugin)
+        fprintf(f, "  plug-in    %s\n", run->plugin);
+    if (!in)
+        fprintf(f, "  params     %s\n", run->params[0] ? run->params
+                                                      : "(none)");
+    fprintf(f, "  kind       %s\n", sb_kind_str(run->kind));
     fprintf(f, "  n          %zu\n", run->n);
-    if (run->partial)
+    if (run->partial && run->done < run->samples)
         fprintf(f, "  samples    %" PRIu64 " of %" PRIu64 "\n", run->done,
                 run->samples);
     else
         fprintf(f, "  samples    %" PRIu64 "\n", run->done);
-    if (rep->n_stages > 1)
+    if (in && strcmp(in->source, "input") == 0)
+        ;   /* recorded samples: no seed, no generator of ours */
+    else if (rep->n_stages > 1)
         fprintf(f, "  seed       %" PRIu64 " (the tables are stage %zu's, "
                 "seed %" PRIu64 ")\n", run->seed, rep->n_stages - 1,
                 rep->stages[rep->n_stages - 1].seed);
     else
-        fprintf(f, "  seed       %" PRIu64 "\n", run->seed);
-    if (run->rng_seed_bits < 64)
+        fprintf(f, "  seed       %" PRIu64 "%s\n", run->seed,
+                in ? " (handed to the program as SHUFFLEBIAS_SEED)" : "");
+    if (!run->rng)
+        ;
+    else if (run->rng_seed_bits < 64)
         fprintf(f, "  rng        %s (stream version %d; the generator was "
                 "seeded with %" PRIu64 ", %u bits)\n", run->rng,
                 run->stream_version, run->rng_seed, run->rng_seed_bits);
@@ -131,6 +153,21 @@ int sb_render_text(FILE *f, const sb_report *rep)
                 "; the algorithm's own count)\n", run->tally_name,
                 sb_tally_mean(&run->tally), sqrt(sb_tally_var(&run->tally)),
                 run->tally.max);
+    if (in && in->program[0])
+        fprintf(f, "  program    %s\n", in->program);
+    if (in && in->invalid) {
+        fprintf(f, "  skipped    %" PRIu64 " bad sample%s (--skip-invalid)%s\n",
+                in->invalid, in->invalid == 1 ? "" : "s",
+                in->invalid > in->n_listed ? "; the first ones:" : ":");
+        for (size_t i = 0; i < in->n_listed; i++)
+            fprintf(f, "             %s\n", in->listed[i]);
+    }
+    if (in && in->error[0])
+        fprintf(f, "  INPUT ERROR %s\n", in->error);
+    if (in && strcmp(in->source, "input") == 0
+        && rep->verdict == SB_VERDICT_SUSPECT)
+        fprintf(f, "  note       recorded samples cannot be drawn again: "
+                "record more to settle a suspect result\n");
     fprintf(f, "  thresholds suspect below %g, fail below %g (Holm-adjusted)\n",
             run->suspect_alpha, run->fail_alpha);
     fprintf(f, "  time       %.2f s (%.3g samples/s)\n", run->seconds,

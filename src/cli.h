@@ -66,6 +66,21 @@ int sb_cli_positional(const char *command, int argc, char **argv, int optind,
    error (unknown name, or n outside its range). */
 const sb_shuffle_type *sb_cli_algorithm_n(const char *name, uint64_t n);
 
+/* The shuffle to run: the built-in called 'name', or - with 'plugin' set -
+   the one called 'name' in that plug-in (NULL: its only one), which is
+   loaded into *h (close it with sb_plugin_close after the run); with n
+   checked against its range.  NULL after printing the error. */
+struct sb_plugin_handle;
+const sb_shuffle_type *sb_cli_shuffle(const char *name, const char *plugin,
+                                      uint64_t n,
+                                      struct sb_plugin_handle **h);
+
+/* After the options of 'command': the algorithm name, required unless
+   'plugin' (which takes at most one, the shuffle's name in it). 0, or -1
+   after printing the error. */
+int sb_cli_shuffle_name(const char *command, int argc, char **argv,
+                        int optind, const char *plugin, const char **name);
+
 /* A seed: decimal or 0x-hexadecimal, 0 .. 2^63 - 1 (a JSON integer). */
 int sb_cli_parse_seed(const char *s, uint64_t *out);
 
@@ -101,6 +116,21 @@ struct sb_report;
 int sb_cli_run(struct sb_run_config *cfg, const char *tests, int quiet,
                unsigned escalations, struct sb_report *rep);
 
+/* Run the samples of a program or a file (src/external.h) with the
+   statistics named in 'tests', showing progress unless 'quiet', escalating
+   a suspect verdict at most 'escalations' times (each stage runs the
+   program again, on the stage's seed and samples).  0 with 'rep' and
+   'info' filled (rep->run.input points to 'info') and *input_error set to
+   1 when the input went wrong (the report is then partial and
+   info->error says why); -1 after printing the error, with nothing to
+   report. */
+struct sb_external_spec;
+struct sb_input_info;
+int sb_cli_run_external(const struct sb_external_spec *spec, uint64_t seed,
+                        uint64_t samples, const char *tests, int quiet,
+                        unsigned escalations, struct sb_report *rep,
+                        struct sb_input_info *info, int *input_error);
+
 /* --escalate K: 0 .. SB_STAGES_MAX - 1; 0, or -1 after printing the
    error. */
 int sb_cli_opt_escalate(const char *arg, unsigned *out);
@@ -127,5 +157,8 @@ typedef struct sb_cli_progress {
 void sb_cli_progress_init(sb_cli_progress *p, int quiet, const char *label);
 void sb_cli_progress_update(void *ctx, uint64_t done, uint64_t total);
 void sb_cli_progress_end(sb_cli_progress *p);
+/* The same line for a new stage: ended, labelled 'label' (kept, not
+   copied), its rate counted from now. */
+void sb_cli_progress_relabel(sb_cli_progress *p, const char *label);
 
 #endif /* SB_SRC_CLI_H */

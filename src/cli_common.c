@@ -16,6 +16,8 @@
 #include "shufflebias/status.h"
 #include "src/rng.h"
 #include "src/escalate.h"
+#include "src/external.h"
+#include "src/plugin.h"
 #include "src/runner.h"
 #include "stats/registry.h"
 
@@ -154,6 +156,42 @@ const sb_shuffle_type *sb_cli_algorithm_n(const char *name, uint64_t n)
         return NULL;
     }
     return t;
+}
+
+const sb_shuffle_type *sb_cli_shuffle(const char *name, const char *plugin,
+                                      uint64_t n, sb_plugin_handle **h)
+{
+    *h = NULL;
+    if (!plugin)
+        return sb_cli_algorithm_n(name, n);
+    const sb_shuffle_type *t;
+    char err[512];
+    if (sb_plugin_open(h, plugin, name, &t, err, sizeof err) != SB_OK) {
+        sb_cli_error("%s", err);
+        return NULL;
+    }
+    if (n < t->n_min || n > t->n_max) {
+        sb_cli_error("n = %llu is out of range for '%s' (%zu..%zu)",
+                     (unsigned long long)n, t->name, t->n_min, t->n_max);
+        sb_plugin_close(*h);
+        *h = NULL;
+        return NULL;
+    }
+    return t;
+}
+
+int sb_cli_shuffle_name(const char *command, int argc, char **argv,
+                        int optind, const char *plugin, const char **name)
+{
+    if (plugin && optind == argc) {
+        *name = NULL;
+        return 0;
+    }
+    if (plugin && optind + 1 < argc) {
+        sb_cli_error("%s: one shuffle of the plug-in at a time", command);
+        return -1;
+    }
+    return sb_cli_positional(command, argc, argv, optind, name);
 }
 
 uint64_t sb_cli_fresh_seed(void)
@@ -356,12 +394,101 @@ static int cli_stage(void *ctx, unsigned stage, uint64_t seed,
     if (stage > 0) {
         snprintf(c->label, sizeof c->label, "%s, suspect: escalation %u of "
                  "%u", c->cfg->alg->name, stage, c->escalations);
-        /* The same line, relabelled, its rate counted from now. */
-        sb_cli_progress_end(c->progress);
-        c->progress->label = c->label;
-        c->progress->start = sb_now();
+        sb_cli_progress_relabel(c->progress, c->label);
     }
     return sb_run(c->cfg, rep, err, len);
+}
+
+/* What a stage of a program's or a file's run needs. */
+typedef struct cli_external_ctx {
+    sb_external_spec spec;         /* the shape settled by stage 0 */
+    sb_external *first;            /* stage 0's, opened to learn the shape */
+    const sb_stat_type *const *stats;
+    size_t n_stats;
+    sb_cli_progress *progress;
+    unsigned escalations;
+    char label[96];
+    sb_input_info *info;
+    int input_error;
+} cli_external_ctx;
+
+static int cli_external_stage(void *ctx, unsigned stage, uint64_t seed,
+                              uint64_t samples, sb_report *rep, char *err,
+                              size_t len)
+{
+    cli_external_ctx *c = ctx;
+    sb_external *x = c->first;
+    c->first = NULL;
+    if (!x) {
+        snprintf(c->label, sizeof c->label, "suspect: escalation %u of %u",
+                 stage, c->escalations);
+        sb_cli_progress_relabel(c->progress, c->label);
+        int rc = sb_external_open(&x, &c->spec, seed, samples, err, len);
+        if (rc != SB_OK)
+            return rc;
+    }
+    sb_run_config cfg = {
+        .feed = sb_external_feed(x),
+        .samples = samples,
+        .seed = seed,
+        .stats = c->stats,
+        .n_stats = c->n_stats,
+        .stop = c->spec.input.stop,
+        .progress = sb_cli_progress_update,
+        .progress_ctx = c->progress,
+    };
+    int rc = sb_run(&cfg, rep, err, len);
+    if (rc != SB_OK) {
+        const sb_report none = { 0 };
+        sb_external_close(x, &none, c->info);
+        return rc;
+    }
+    c->input_error = sb_external_close(x, rep, c->info);
+    rep->run.input = c->info;
+    return SB_OK;
+}
+
+int sb_cli_run_external(const sb_external_spec *spec, uint64_t seed,
+                        uint64_t samples, const char *tests, int quiet,
+                        unsigned escalations, sb_report *rep,
+                        sb_input_info *info, int *input_error)
+{
+    cli_external_ctx ctx = { .spec = *spec, .escalations = escalations,
+                             .info = info };
+    const char *what = spec->command ? spec->command : spec->path;
+    char err[512];
+    if (sb_external_open(&ctx.first, spec, seed, samples, err,
+                         sizeof err) != SB_OK) {
+        sb_cli_error("%s: %s", what, err);
+        return -1;
+    }
+    const sb_feed *feed = sb_external_feed(ctx.first);
+    ctx.spec.input.shape = feed->shape;
+    const sb_stat_type *stats[RUN_STATS_MAX];
+    if (sb_cli_stats(tests, &feed->shape, stats, RUN_STATS_MAX,
+                     &ctx.n_stats) != 0) {
+        const sb_report none = { 0 };
+        sb_external_close(ctx.first, &none, info);
+        return -1;
+    }
+    ctx.stats = stats;
+    sb_cli_progress progress;
+    sb_cli_progress_init(&progress, quiet, what);
+    ctx.progress = &progress;
+    int rc = sb_escalate(cli_external_stage, &ctx, seed, samples,
+                         escalations, rep, err, sizeof err);
+    sb_cli_progress_end(&progress);
+    if (ctx.first) {
+        const sb_report none = { 0 };
+        sb_external_close(ctx.first, &none, info);
+    }
+    if (rc != SB_OK) {
+        sb_cli_error("%s: %s", what, err);
+        return -1;
+    }
+    /* sb_escalate copied the last stage's report, pointer included. */
+    *input_error = ctx.input_error;
+    return 0;
 }
 
 int sb_cli_opt_escalate(const char *arg, unsigned *out)
@@ -480,6 +607,13 @@ void sb_cli_progress_update(void *ctx, uint64_t done, uint64_t total)
                 p->unit, rate, eta);
     }
     p->shown = 1;
+}
+
+void sb_cli_progress_relabel(sb_cli_progress *p, const char *label)
+{
+    sb_cli_progress_end(p);
+    p->label = label;
+    p->start = sb_now();
 }
 
 void sb_cli_progress_end(sb_cli_progress *p)

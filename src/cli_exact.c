@@ -14,10 +14,12 @@
 #include "reports/render.h"
 #include "shufflebias/status.h"
 #include "src/enumerate.h"
+#include "src/plugin.h"
 #include "stats/exact.h"
 
 static const char usage[] =
     "usage: shufflebias exact ALG [options]\n"
+    "       shufflebias exact --plugin SO [NAME] [options]\n"
     "       shufflebias exact --all [--n N] [--markdown FILE] [--json FILE]\n"
     "\n"
     "Walk every path of random draws ALG can make on a small deck, each with\n"
@@ -26,6 +28,8 @@ static const char usage[] =
     "card x position matrix.\n"
     "\n"
     "  --n N             deck size (default 3)\n"
+    "  --plugin SO       the shuffle of a C plug-in (the one called NAME when\n"
+    "                    it holds several); see docs/own-shuffle.md\n"
     "  --param K=V       an algorithm parameter (repeatable)\n"
     "  --max-paths P     path budget (default 2e8); refused before starting\n"
     "                    when the tree is known to be larger\n"
@@ -47,7 +51,7 @@ static const char usage[] =
     "130 interrupted.\n";
 
 typedef struct exact_options {
-    const char *alg, *json, *markdown;
+    const char *alg, *json, *markdown, *plugin;
     int all;
     unsigned kind;            /* --all: only this kind, 0 for every kind */
     uint64_t n, max_paths, max_depth;
@@ -59,7 +63,7 @@ typedef struct exact_options {
 static int parse(int argc, char **argv, exact_options *o)
 {
     enum { O_N = 256, O_PARAM, O_MAX_PATHS, O_MAX_DEPTH, O_JSON, O_QUIET,
-           O_HELP, O_ALL, O_MD, O_KIND };
+           O_HELP, O_ALL, O_MD, O_KIND, O_PLUGIN };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "param", required_argument, NULL, O_PARAM },
@@ -71,6 +75,7 @@ static int parse(int argc, char **argv, exact_options *o)
         { "all", no_argument, NULL, O_ALL },
         { "markdown", required_argument, NULL, O_MD },
         { "kind", required_argument, NULL, O_KIND },
+        { "plugin", required_argument, NULL, O_PLUGIN },
         { NULL, 0, NULL, 0 }
     };
     *o = (exact_options){ .n = 3, .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
@@ -104,6 +109,7 @@ static int parse(int argc, char **argv, exact_options *o)
         case O_HELP: return 1;
         case O_ALL: o->all = 1; break;
         case O_MD: o->markdown = optarg; break;
+        case O_PLUGIN: o->plugin = optarg; break;
         case O_KIND:
             for (unsigned k = SB_KIND_PERMUTATION; k <= SB_KIND_DEAL; k <<= 1)
                 if (strcmp(optarg, sb_kind_str((sb_kind)k)) == 0)
@@ -120,8 +126,9 @@ static int parse(int argc, char **argv, exact_options *o)
         }
     }
     if (o->all) {
-        if (optind != argc || o->n_params) {
-            sb_cli_error("exact --all takes no algorithm and no --param");
+        if (optind != argc || o->n_params || o->plugin) {
+            sb_cli_error("exact --all takes no algorithm, no --plugin and "
+                         "no --param");
             return -1;
         }
         return 0;
@@ -130,7 +137,8 @@ static int parse(int argc, char **argv, exact_options *o)
         sb_cli_error("%s goes with --all", o->kind ? "--kind" : "--markdown");
         return -1;
     }
-    return sb_cli_positional("exact", argc, argv, optind, &o->alg);
+    return sb_cli_shuffle_name("exact", argc, argv, optind, o->plugin,
+                               &o->alg);
 }
 
 static int exit_code(const sb_exact_report *rep)
@@ -228,33 +236,21 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
     return code;
 }
 
-int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
+/* One shuffle, built in or from a plug-in. */
+static int exact_one(const sb_cli *cli, const exact_options *o,
+                     const sb_shuffle_type *t)
 {
-    exact_options o;
-    int prc = parse(argc, argv, &o);
-    if (prc != 0) {
-        if (prc > 0)
-            fputs(usage, stdout);
-        return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
-    }
-    if (sb_cli_can_write(o.json) != 0 || sb_cli_can_write(o.markdown) != 0)
-        return SB_EXIT_USAGE;
-    if (o.all)
-        return exact_all(cli, &o);
-    const sb_shuffle_type *t = sb_cli_algorithm_n(o.alg, o.n);
-    if (!t)
-        return SB_EXIT_USAGE;
     sb_enum_config cfg = {
         .alg = t,
-        .args = { .n = (size_t)o.n },
-        .max_paths = o.max_paths,
-        .max_depth = (size_t)o.max_depth,
+        .args = { .n = (size_t)o->n },
+        .max_paths = o->max_paths,
+        .max_depth = (size_t)o->max_depth,
         .stop = cli->stop,
     };
-    if (sb_cli_set_params(t, o.params, o.n_params, &cfg.args) != 0)
+    if (sb_cli_set_params(t, o->params, o->n_params, &cfg.args) != 0)
         return SB_EXIT_USAGE;
     sb_cli_progress progress;
-    sb_cli_progress_init(&progress, o.quiet, t->name);
+    sb_cli_progress_init(&progress, o->quiet, t->name);
     progress.unit = "paths";
     cfg.progress = sb_cli_progress_update;
     cfg.progress_ctx = &progress;
@@ -268,14 +264,37 @@ int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
         return SB_EXIT_USAGE;
     }
     int code = exit_code(&rep);
-    if (!o.quiet && !(o.json && strcmp(o.json, "-") == 0))
+    if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
         sb_render_exact_text(stdout, &rep);
-    if (o.json) {
-        FILE *f = sb_cli_open_out(o.json);
+    if (o->json) {
+        FILE *f = sb_cli_open_out(o->json);
         if (!f || sb_render_exact_json(f, &rep) != SB_OK
-            || sb_cli_close_out(f, o.json) != 0)
+            || sb_cli_close_out(f, o->json) != 0)
             code = SB_EXIT_USAGE;
     }
     sb_exact_report_release(&rep);
+    return code;
+}
+
+int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
+{
+    exact_options o;
+    int prc = parse(argc, argv, &o);
+    if (prc != 0) {
+        if (prc > 0)
+            fputs(usage, stdout);
+        return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
+    }
+    if (sb_cli_can_write(o.json) != 0 || sb_cli_can_write(o.markdown) != 0)
+        return SB_EXIT_USAGE;
+    if (o.all)
+        return exact_all(cli, &o);
+    sb_plugin_handle *plugin;
+    const sb_shuffle_type *t = sb_cli_shuffle(o.alg, o.plugin, o.n, &plugin);
+    if (!t)
+        return SB_EXIT_USAGE;
+    int code = exact_one(cli, &o, t);
+    if (plugin)
+        sb_plugin_close(plugin);
     return code;
 }

@@ -43,8 +43,13 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    /* One-shot: the first Ctrl-C asks for a partial report, a second one
+       ends the program at once should that take too long. */
+    struct sigaction sa = { .sa_handler = on_signal,
+                            .sa_flags = SA_RESETHAND };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     if (argc < 2 || strcmp(argv[1], "--help") == 0
         || strcmp(argv[1], "help") == 0) {
         usage(argc < 2 ? stderr : stdout);

@@ -48,11 +48,14 @@ static void release(const sb_run_config *cfg, run_state *s)
     free(s->block);
     if (s->alg_state && cfg->alg->free)
         cfg->alg->free(s->alg_state);
-    sb_rng_close(s->rng);
+    if (s->rng)
+        sb_rng_close(s->rng);
 }
 
-static int prepare(const sb_run_config *cfg, const sb_shape *shape,
-                   run_state *s, char *err, size_t len)
+/* The randomness source of an algorithm's run, with a reason when it
+   cannot be opened. */
+static int open_rng(const sb_run_config *cfg, run_state *s, char *err,
+                    size_t len)
 {
     int rc = sb_rng_open(&s->rng, cfg->rng, cfg->seed);
     if (rc == SB_ERANGE) {
@@ -72,10 +75,22 @@ static int prepare(const sb_run_config *cfg, const sb_shape *shape,
                  cfg->rng, sb_status_str(rc));
         return rc;
     }
+    return SB_OK;
+}
+
+static int prepare(const sb_run_config *cfg, const sb_shape *shape,
+                   run_state *s, char *err, size_t len)
+{
+    if (!cfg->feed) {
+        int rc = open_rng(cfg, s, err, len);
+        if (rc != SB_OK)
+            return rc;
+    }
     for (size_t i = 0; i < cfg->n_stats; i++)
         if (!sb_stat_applies(cfg->stats[i], shape, err, len))
             return SB_EINVAL;
-    if (cfg->alg->init && cfg->alg->init(&s->alg_state, &cfg->args) != SB_OK)
+    if (!cfg->feed && cfg->alg->init
+        && cfg->alg->init(&s->alg_state, &cfg->args) != SB_OK)
         goto nomem;
     s->block = malloc(BLOCK_SAMPLES * shape->len * sizeof *s->block);
     s->acc = calloc(cfg->n_stats ? cfg->n_stats : 1, sizeof *s->acc);
@@ -129,14 +144,47 @@ static uint64_t run_chunk(const sb_run_config *cfg, const sb_shape *shape,
     return done;
 }
 
+/* The same for samples read from a feed: at most 'count' of them.  Stops
+   early at the end of the input (*ended), on the stop flag, or when the
+   feed goes wrong (*rc). */
+static uint64_t feed_chunk(const sb_run_config *cfg, run_state *s,
+                           uint64_t count, int *ended, int *rc)
+{
+    uint64_t done = 0;
+    *rc = SB_OK;
+    while (done < count) {
+        if (cfg->stop && *cfg->stop)
+            return done;
+        size_t want = count - done < BLOCK_SAMPLES ? (size_t)(count - done)
+                                                   : BLOCK_SAMPLES;
+        size_t got = 0;
+        *rc = cfg->feed->read(cfg->feed->ctx, s->block, want, &got);
+        if (got > 0)
+            for (size_t i = 0; i < cfg->n_stats; i++)
+                cfg->stats[i]->add(s->acc[i], s->block, got);
+        done += got;
+        if (*rc != SB_OK)
+            return done;
+        if (got < want) {
+            *ended = !(cfg->stop && *cfg->stop);
+            return done;
+        }
+    }
+    return done;
+}
+
 int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
 {
     memset(rep, 0, sizeof *rep);
-    const size_t n = cfg->args.n;
-    if (sb_shuffle_check(cfg->alg, &cfg->args, err, len) != SB_OK)
-        return SB_EINVAL;
+    const size_t n = cfg->feed ? cfg->feed->shape.n : cfg->args.n;
     sb_shape shape;
-    sb_shuffle_shape(cfg->alg, &cfg->args, &shape);
+    if (cfg->feed) {
+        shape = cfg->feed->shape;
+    } else {
+        if (sb_shuffle_check(cfg->alg, &cfg->args, err, len) != SB_OK)
+            return SB_EINVAL;
+        sb_shuffle_shape(cfg->alg, &cfg->args, &shape);
+    }
     run_state s = { 0 };
     int rc = prepare(cfg, &shape, &s, err, len);
     if (rc != SB_OK) {
@@ -146,9 +194,21 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
 
     const double start = sb_now();
     uint64_t done = 0;
-    for (uint64_t chunk = 0; done < cfg->samples; chunk++) {
-        uint64_t want = cfg->samples - done < SB_CHUNK_SAMPLES
-                      ? cfg->samples - done : SB_CHUNK_SAMPLES;
+    /* With a feed and no count asked, read to the end of the input. */
+    const uint64_t limit = cfg->samples ? cfg->samples : UINT64_MAX;
+    int ended = 0, feed_status = SB_OK;
+    for (uint64_t chunk = 0; done < limit; chunk++) {
+        uint64_t want = limit - done < SB_CHUNK_SAMPLES
+                      ? limit - done : SB_CHUNK_SAMPLES;
+        if (cfg->feed) {
+            uint64_t got = feed_chunk(cfg, &s, want, &ended, &feed_status);
+            done += got;
+            if (cfg->progress)
+                cfg->progress(cfg->progress_ctx, done, cfg->samples);
+            if (got < want)
+                break;      /* ended, stopped, or the input went wrong */
+            continue;
+        }
         uint64_t got = run_chunk(cfg, &shape, &s, chunk, want, &rc);
         done += got;
         if (s.alg_status != SB_OK) {
@@ -178,21 +238,35 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
             break;          /* stopped */
     }
 
-    rep->run.algorithm = cfg->alg->name;
-    sb_shuffle_format_params(cfg->alg, &cfg->args, rep->run.params,
-                             sizeof rep->run.params);
-    rep->run.kind = cfg->alg->kind;
-    rep->run.literature = cfg->alg->literature == SB_LIT_UNIFORM ? "uniform"
-                                                                 : "biased";
+    rep->run.kind = shape.kind;
     rep->run.n = n;
-    rep->run.samples = cfg->samples;
     rep->run.done = done;
     rep->run.seed = cfg->seed;
-    rep->run.rng = cfg->rng;
-    rep->run.rng_seed = sb_rng_seed_used(s.rng, &rep->run.rng_seed_bits);
     rep->run.stream_version = SB_STREAM_VERSION;
-    rep->run.partial = done < cfg->samples;
-    if (cfg->alg->tally) {
+    if (cfg->feed) {
+        /* Read to the end: as many as there were. */
+        rep->run.algorithm = cfg->feed->name;
+        rep->run.samples = cfg->samples ? cfg->samples : done;
+        rep->run.feed_status = feed_status;
+        /* Short of a count asked for (the input ended too soon), or
+           stopped before the end of the input. */
+        rep->run.partial = feed_status != SB_OK
+                        || (cfg->samples ? done < cfg->samples : !ended);
+    } else {
+        rep->run.algorithm = cfg->alg->name;
+        rep->run.plugin = cfg->plugin;
+        sb_shuffle_format_params(cfg->alg, &cfg->args, rep->run.params,
+                                 sizeof rep->run.params);
+        /* What the literature says is known only of our own algorithms. */
+        if (!cfg->plugin)
+            rep->run.literature = cfg->alg->literature == SB_LIT_UNIFORM
+                                ? "uniform" : "biased";
+        rep->run.samples = cfg->samples;
+        rep->run.rng = cfg->rng;
+        rep->run.rng_seed = sb_rng_seed_used(s.rng, &rep->run.rng_seed_bits);
+        rep->run.partial = done < cfg->samples;
+    }
+    if (!cfg->feed && cfg->alg->tally) {
         rep->run.tally_name = cfg->alg->tally_name;
         cfg->alg->tally(s.alg_state, &rep->run.tally);
     }

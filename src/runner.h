@@ -20,12 +20,32 @@
 
 #define SB_CHUNK_SAMPLES 65536u
 
+/* Samples made outside (src/input.h: a file, standard input, a user's
+   program) instead of by an algorithm. */
+typedef struct sb_feed {
+    sb_shape shape;          /* what each sample is */
+    const char *name;        /* what the report calls the source: the
+                                command or the file */
+    /* Write up to 'want' valid samples (shape.len values each) into 'out'
+       and set *got.  SB_OK with *got < want: the input ended, or the run's
+       stop flag was set.  Any other status: the input went wrong; the *got
+       samples written before are valid and are counted. */
+    int (*read)(void *ctx, sb_card *out, size_t want, size_t *got);
+    void *ctx;
+} sb_feed;
+
 typedef struct sb_run_config {
-    const sb_shuffle_type *alg;
+    const sb_shuffle_type *alg;     /* NULL when 'feed' is set */
     sb_shuffle_args args;           /* n and parameter values */
-    uint64_t samples;               /* >= 1 */
-    uint64_t seed;
-    const char *rng;                /* a backend name (src/rng.h) */
+    /* >= 1; with a feed, 0 reads to the end of the input */
+    uint64_t samples;
+    uint64_t seed;                  /* with a feed, only recorded */
+    const char *rng;                /* a backend name (src/rng.h); NULL
+                                       with a feed */
+    /* Samples from outside instead of 'alg' and 'rng' (may be NULL). */
+    const sb_feed *feed;
+    /* The plug-in 'alg' comes from (its path), NULL for a built-in. */
+    const char *plugin;
     const sb_stat_type *const *stats;
     size_t n_stats;
     /* Set (from a signal handler) to end the run early: the report then
@@ -42,8 +62,10 @@ typedef struct sb_run_config {
    statistic that does not apply, or n and parameters the algorithm
    refuses), SB_ENOTSUP (a draw the source cannot make), SB_ERANGE (a
    source that got stuck), SB_ENOMEM; or the status a run of the algorithm
-   returned (such as gsl-shuffle on a generator with too small a range).  An interrupted run returns SB_OK with
-   rep->run.partial set. */
+   returned (such as gsl-shuffle on a generator with too small a range).
+   An interrupted run returns SB_OK with rep->run.partial set; so does a run
+   whose feed went wrong, with rep->run.feed_status set to the feed's
+   status (the caller says what went wrong: it knows the input). */
 int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len);
 
 void sb_report_release(sb_report *rep);

@@ -16,8 +16,31 @@
    different versions are never silently compared. */
 #define SB_STREAM_VERSION 1
 
+/* How many messages about bad samples a report keeps, and how long. */
+#define SB_INPUT_LISTED 20u
+#define SB_INPUT_MSG 256u
+
+/* Where the samples of a run made outside came from, and what went wrong
+   with them (filled by whoever read them). */
+typedef struct sb_input_info {
+    const char *source;        /* "exec" or "input" */
+    const char *what;          /* the command, or the file ("-": stdin) */
+    const char *format;        /* "text", "cards", "u8", "u16" */
+    int one_based;
+    uint64_t invalid;          /* bad samples skipped (--skip-invalid) */
+    size_t n_listed;           /* messages kept, at most SB_INPUT_LISTED */
+    char listed[SB_INPUT_LISTED][SB_INPUT_MSG];   /* the first ones */
+    char error[2 * SB_INPUT_MSG];   /* what ended the input early, "" */
+    char program[SB_INPUT_MSG];     /* how the program ended (exec), "" */
+} sb_input_info;
+
 typedef struct sb_run_info {
-    const char *algorithm;     /* registry name */
+    const char *algorithm;     /* registry name; for samples made
+                                  outside, the command or the file */
+    const char *plugin;        /* the plug-in 'algorithm' comes from, NULL
+                                  for a built-in */
+    const sb_input_info *input;   /* samples made outside: where from, NULL
+                                     for an algorithm */
     char params[256];          /* "name=value,..." in registry order, "" if none */
     sb_kind kind;
     const char *literature;    /* "uniform" or "biased" per the literature,
@@ -26,13 +49,19 @@ typedef struct sb_run_info {
     uint64_t samples;          /* samples asked for */
     uint64_t done;             /* samples counted (less when partial) */
     uint64_t seed;             /* the seed given: stage 0 of an escalated
-                                  run; stages[] hold every stage's own */
-    const char *rng;           /* randomness source name */
+                                  run; stages[] hold every stage's own.
+                                  For a program, the seed it was handed;
+                                  for recorded samples, meaningless */
+    const char *rng;           /* randomness source name, NULL for
+                                  samples made outside */
     uint64_t rng_seed;         /* the seed the generator itself was given */
     unsigned rng_seed_bits;    /* how many bits of seed it keeps (64 for the
                                   fast generator, 32 for GSL's and weak ones) */
     int stream_version;
-    int partial;               /* 1 when the run was interrupted */
+    int partial;               /* 1 when the run was interrupted, or its
+                                  input went wrong */
+    int feed_status;           /* SB_OK, or the status of an input that
+                                  went wrong (then partial is set) */
     const char *tally_name;    /* what the algorithm measured per sample
                                   ("passes"), NULL for nothing */
     sb_tally tally;            /* its tally over the samples done */

@@ -1,0 +1,458 @@
+#!/usr/bin/env python3
+"""Samples made outside shufflebias, end to end, as a user runs them.
+
+Recorded decks (--input, from a file and from standard input, in every
+format and kind), a user's program (--exec: what it is told, how its end
+is reported, that it is always ended and reaped, that an interrupt still
+reports), and that nothing is miscounted: the position table is checked
+against counts made here, independently, from the very decks written.
+
+Verdicts asserted on fair decks use fixed seeds; a fair run fails with
+probability below 1e-6 and stays suspect below 1e-9 after escalation, so
+a pass asserted here is wrong by chance less than once in a million runs.
+
+    test_external.py --cli PATH/shufflebias
+"""
+import argparse
+import json
+import os
+import random
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CLI = None
+
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+SUITS = ["C", "D", "H", "S"]
+
+
+def card_name(c):
+    """The name of card c in the numbering of --format cards."""
+    return RANKS[c % 13] + SUITS[c // 13]
+
+
+def fair_decks(n, count, seed):
+    rng = random.Random(seed)
+    decks = []
+    for _ in range(count):
+        d = list(range(n))
+        rng.shuffle(d)
+        decks.append(d)
+    return decks
+
+
+def run(args, stdin=None, env=None):
+    """Run shufflebias with 'args'; returns (exit code, stdout, stderr)."""
+    p = subprocess.run([CLI] + args, input=stdin, capture_output=True,
+                       env=env, timeout=300)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def run_json(args, stdin=None):
+    code, out, err = run(args + ["--json", "-"], stdin=stdin)
+    return code, json.loads(out), err
+
+
+def position_x2(decks, n):
+    """The position statistic computed here from the decks themselves:
+    Pearson X^2 over the card x position table, scaled by (n-1)/n."""
+    counts = [[0] * n for _ in range(n)]
+    for d in decks:
+        for pos, card in enumerate(d):
+            counts[card][pos] += 1
+    e = len(decks) / n
+    x2 = sum((counts[c][p] - e) ** 2 / e for c in range(n) for p in range(n))
+    return x2 * (n - 1) / n
+
+
+def group_alive(pgid):
+    """Whether a process of group 'pgid' is still running (a zombie whose
+    parent has gone is not: it runs nothing, and a container's first
+    process may be slow to reap it)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False
+
+
+def test_of(report, name):
+    return next(t for t in report["tests"] if t["name"] == name)
+
+
+class Temp(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, data):
+        path = os.path.join(self.dir, name)
+        with open(path, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+        return path
+
+
+class RecordedDecks(Temp):
+    def test_text_file_counted_exactly(self):
+        decks = fair_decks(8, 3000, seed=11)
+        lines = ["# recorded by a test", ""]
+        seps = [" ", ",", "\t", ", "]
+        for i, d in enumerate(decks):
+            lines.append(seps[i % 4].join(map(str, d)))
+        path = self.write("decks.txt", "\r\n".join(lines) + "\n")
+        code, rep, _ = run_json(["test", "--input", path, "--n", "8",
+                                 "--tests", "position"])
+        self.assertEqual(code, 0)
+        self.assertEqual(rep["samples"], 3000)
+        self.assertFalse(rep["partial"])
+        self.assertEqual(rep["source"], "input")
+        self.assertIsNone(rep["seed"])
+        self.assertIsNone(rep["input"]["error"])
+        self.assertAlmostEqual(test_of(rep, "position")["statistic"],
+                               position_x2(decks, 8), places=6)
+
+    def test_stdin_and_one_based(self):
+        decks = fair_decks(6, 500, seed=12)
+        text = "".join(" ".join(str(c + 1) for c in d) + "\n" for d in decks)
+        code, rep, _ = run_json(["test", "--input", "-", "--n", "6",
+                                 "--one-based", "--tests", "position"],
+                                stdin=text.encode())
+        self.assertEqual(code, 0)
+        self.assertEqual(rep["samples"], 500)
+        self.assertAlmostEqual(test_of(rep, "position")["statistic"],
+                               position_x2(decks, 6), places=6)
+
+    def test_samples_caps_and_shortfall(self):
+        decks = fair_decks(5, 100, seed=13)
+        path = self.write("d.txt", "".join(" ".join(map(str, d)) + "\n"
+                                           for d in decks))
+        code, rep, _ = run_json(["test", "--input", path, "--n", "5",
+                                 "--samples", "60", "--tests", "position"])
+        self.assertEqual(rep["samples"], 60)
+        self.assertFalse(rep["partial"])
+        self.assertAlmostEqual(test_of(rep, "position")["statistic"],
+                               position_x2(decks[:60], 5), places=6)
+        # Asking for more than the file holds is an input error, with the
+        # report of what it held.
+        code, rep, err = run_json(["test", "--input", path, "--n", "5",
+                                   "--samples", "150", "--tests",
+                                   "position"])
+        self.assertEqual(code, 2)
+        self.assertTrue(rep["partial"])
+        self.assertEqual(rep["samples"], 100)
+        self.assertIn("ended after 100 samples of the 150", err)
+
+    def test_bad_samples_are_located(self):
+        good = "0 1 2 3\n3 2 1 0\n"
+        cases = [
+            ("0 1 2\n", "line 4 (sample 3)", "4 cards expected, 3 found"),
+            ("0 1 2 4\n", "line 4 (sample 3)", "out of range"),
+            ("0 1 1 3\n", "line 4 (sample 3)", "twice"),
+            ("0 1 x 3\n", "line 4 (sample 3)", "'x'"),
+            ("0 1 99999999999999999999 3\n", "line 4 (sample 3)",
+             "out of range"),
+        ]
+        for bad, where, what in cases:
+            with self.subTest(bad=bad):
+                path = self.write("bad.txt", "# header\n" + good + bad
+                                  + good)
+                code, rep, err = run_json(["test", "--input", path, "--n",
+                                           "4", "--tests", "position"])
+                self.assertEqual(code, 2)
+                self.assertIn(where, err)
+                self.assertIn(what, err)
+                self.assertEqual(rep["samples"], 2)
+                self.assertTrue(rep["partial"])
+                self.assertIn(where, rep["input"]["error"])
+
+    def test_skip_invalid_counts_and_lists(self):
+        decks = fair_decks(4, 400, seed=14)
+        lines = [" ".join(map(str, d)) for d in decks]
+        lines[10] = "0 1 2"
+        lines[20] = "0 0 1 2"
+        lines[30] = "5 0 1 2"
+        path = self.write("d.txt", "\n".join(lines) + "\n")
+        code, rep, out = run_json(["test", "--input", path, "--n", "4",
+                                   "--skip-invalid", "--tests", "position"])
+        self.assertEqual(code, 0)
+        self.assertEqual(rep["samples"], 397)
+        self.assertEqual(rep["input"]["invalid_skipped"], 3)
+        listed = rep["input"]["invalid"]
+        self.assertEqual(len(listed), 3)
+        self.assertIn("line 11 (sample 11)", listed[0])
+        self.assertIn("line 31 (sample 31)", listed[2])
+        kept = [d for i, d in enumerate(decks) if i not in (10, 20, 30)]
+        self.assertAlmostEqual(test_of(rep, "position")["statistic"],
+                               position_x2(kept, 4), places=6)
+        # The text report lists them too.
+        code, out, _ = run(["test", "--input", path, "--n", "4",
+                            "--skip-invalid", "--tests", "position"])
+        self.assertIn("skipped    3 bad samples", out)
+        self.assertIn("line 21 (sample 21)", out)
+
+    def test_card_names(self):
+        decks = fair_decks(52, 300, seed=15)
+        styles = [lambda c: card_name(c),
+                  lambda c: card_name(c).lower().replace("10", "t")]
+        text = "".join(" ".join(styles[i % 2](c) for c in d) + "\n"
+                       for i, d in enumerate(decks))
+        path = self.write("cards.txt", text)
+        code, rep, _ = run_json(["test", "--input", path, "--format",
+                                 "cards", "--tests", "position"])
+        self.assertEqual(code, 0)
+        self.assertEqual(rep["samples"], 300)
+        self.assertAlmostEqual(test_of(rep, "position")["statistic"],
+                               position_x2(decks, 52), places=6)
+        path = self.write("bad.txt", "AS " * 51 + "ZZ\n")
+        code, _, err = run(["test", "--input", path, "--format", "cards"])
+        self.assertEqual(code, 2)
+        self.assertIn("line 1 (sample 1)", err)
+
+    def test_binary_formats(self):
+        decks = fair_decks(10, 2000, seed=16)
+        u8 = bytes(c for d in decks for c in d)
+        u16 = b"".join(c.to_bytes(2, "little") for d in decks for c in d)
+        for fmt, data in (("u8", u8), ("u16", u16)):
+            with self.subTest(fmt=fmt):
+                path = self.write("d." + fmt, data)
+                code, rep, _ = run_json(["test", "--input", path, "--n",
+                                         "10", "--format", fmt, "--tests",
+                                         "position"])
+                self.assertEqual(code, 0)
+                self.assertEqual(rep["samples"], 2000)
+                self.assertAlmostEqual(
+                    test_of(rep, "position")["statistic"],
+                    position_x2(decks, 10), places=6)
+                # A record cut short is a bad sample, not a lost one.
+                path = self.write("cut." + fmt, data[:-3])
+                code, rep, err = run_json(["test", "--input", path, "--n",
+                                           "10", "--format", fmt,
+                                           "--tests", "position"])
+                self.assertEqual(code, 2)
+                self.assertEqual(rep["samples"], 1999)
+                self.assertIn("sample 2000", err)
+
+    def test_deals_both_ways(self):
+        rng = random.Random(17)
+        deals = []
+        for _ in range(3000):
+            d = list(range(52))
+            rng.shuffle(d)
+            deals.append(d)
+        by_card, by_hand = [], []
+        for d in deals:
+            hand = [0] * 52
+            for pos, card in enumerate(d):
+                hand[card] = pos // 13
+            by_card.append(" ".join(map(str, hand)))
+            by_hand.append(" | ".join(
+                " ".join(card_name(c) for c in sorted(d[h * 13:h * 13 + 13]))
+                for h in range(4)))
+        a = self.write("a.txt", "\n".join(by_card) + "\n")
+        b = self.write("b.txt", "\n".join(by_hand) + "\n")
+        code_a, rep_a, _ = run_json(["test", "--input", a, "--kind", "deal",
+                                     "--hands", "4", "--seed", "1"])
+        code_b, rep_b, _ = run_json(["test", "--input", b, "--kind", "deal",
+                                     "--hands", "4", "--format", "cards"])
+        self.assertEqual(code_a, 0)
+        self.assertEqual(code_b, 0)
+        self.assertEqual(rep_a["samples"], 3000)
+        # The same deals, written two ways: the same statistics.
+        self.assertEqual([t["statistic"] for t in rep_a["tests"]],
+                         [t["statistic"] for t in rep_b["tests"]])
+        bad = self.write("c.txt", "0 " * 51 + "0\n")
+        code, _, err = run(["test", "--input", bad, "--kind", "deal"])
+        self.assertEqual(code, 2)
+        self.assertIn("hand 0 holds 52 cards, 13 expected", err)
+
+    def test_draws_take_their_length(self):
+        rng = random.Random(18)
+        draws = [rng.sample(range(52), 5) for _ in range(4000)]
+        path = self.write("d.txt", "".join(" ".join(map(str, d)) + "\n"
+                                           for d in draws))
+        code, rep, _ = run_json(["test", "--input", path, "--kind", "draw"])
+        self.assertEqual(code, 0)
+        self.assertEqual(rep["samples"], 4000)
+        self.assertEqual(rep["kind"], "draw")
+        code, _, err = run(["test", "--input", path, "--kind", "draw",
+                            "--format", "u8"])
+        self.assertEqual(code, 2)
+
+    def test_usage_errors(self):
+        for args, what in [
+            (["--input", "/nonexistent/decks"], "cannot read"),
+            (["--input", "-", "--format", "xml"], "valid: text, cards"),
+            (["--input", "-", "--kind", "shuffle"], "valid: permutation"),
+            (["--input", "-", "fisher-yates"], "takes no algorithm"),
+            (["fisher-yates", "--format", "u8"], "go with --exec or"),
+            (["--input", "-", "--exec", "true"], "one of --plugin"),
+            (["--input", "-", "--hands", "4"], "--hands goes with"),
+        ]:
+            with self.subTest(args=args):
+                code, out, err = run(["test"] + args, stdin=b"")
+                self.assertEqual(code, 2)
+                self.assertIn(what, err)
+                self.assertEqual(err.count("\n"), 1)
+
+
+class Programs(Temp):
+    def test_told_what_is_wanted(self):
+        # The program checks its environment and writes a constant deck
+        # otherwise: the run counts exactly the samples asked for.
+        prog = ('test "$SHUFFLEBIAS_N" = 5 && test "$SHUFFLEBIAS_SEED" = 42'
+                ' && test "$SHUFFLEBIAS_KIND" = permutation'
+                ' && test "$SHUFFLEBIAS_FORMAT" = text'
+                ' && test "$SHUFFLEBIAS_SAMPLES" = 300 || exit 9;'
+                ' while :; do echo 0 1 2 3 4; done')
+        code, rep, err = run_json(["test", "--exec", prog, "--n", "5",
+                                   "--samples", "300", "--seed", "42",
+                                   "--tests", "position"])
+        self.assertEqual(rep["samples"], 300)
+        self.assertEqual(rep["input"]["program_end"],
+                         "ended by shufflebias once it had read enough")
+        self.assertEqual(code, 1)     # a constant deck: bias found
+        self.assertEqual(rep["seed"], 42)
+
+    def test_early_end_crash_and_garbage(self):
+        cases = [
+            ("echo 0 1 2; echo 2 1 0", "exited with status 0 after 2 samples",
+             "'2 1 0'", 2),
+            ("echo 0 1 2; exit 3", "exited with status 3 after 1 samples",
+             "'0 1 2'", 1),
+            ("echo 0 1 2; kill -SEGV $$", "killed by signal 11", "'0 1 2'",
+             1),
+            ("echo 0 1 2; echo hello", "line 2 (sample 2)", "'hello'", 1),
+            ("no-such-command-here", "could not run the command", "no line",
+             0),
+        ]
+        for prog, what, last, counted in cases:
+            with self.subTest(prog=prog):
+                code, rep, err = run_json(["test", "--exec", prog, "--n",
+                                           "3", "--samples", "1000",
+                                           "--tests", "position"])
+                self.assertEqual(code, 2)
+                self.assertIn(what, err)
+                self.assertIn(last, err)
+                self.assertTrue(rep["partial"])
+                self.assertEqual(rep["samples"], counted)
+
+    def test_stubborn_programs_are_ended(self):
+        # Ignoring SIGPIPE, then SIGTERM too, and a background process
+        # holding the pipe: each run still ends, and the program's whole
+        # process group is gone afterwards.
+        progs = ["trap '' PIPE; while :; do echo 0 1 2; done",
+                 "trap '' PIPE TERM; while :; do echo 0 1 2; done "
+                 "2>/dev/null",
+                 "sleep 1000 & while :; do echo 0 1 2; done"]
+        for prog in progs:
+            with self.subTest(prog=prog):
+                pidfile = os.path.join(self.dir, "pid")
+                code, rep, _ = run_json(["test", "--exec",
+                                         f"echo $$ > {pidfile}; {prog}",
+                                         "--n", "3", "--samples", "5000",
+                                         "--tests", "position"])
+                self.assertEqual(rep["samples"], 5000)
+                self.assertEqual(code, 1)     # constant decks
+                with open(pidfile) as f:
+                    self.assertFalse(group_alive(int(f.read())))
+
+    def test_interrupt_reports_what_was_counted(self):
+        # The program writes 50 decks, then blocks on a FIFO that the test
+        # opens once it knows the decks are written; then SIGINT.  No
+        # sleeps: every step waits for the one before.
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        pidfile = os.path.join(self.dir, "pid")
+        prog = (f"echo $$ > {pidfile}; i=0; while [ $i -lt 50 ]; do "
+                f"echo 0 1 2; i=$((i+1)); done; echo ready > {fifo}; "
+                "exec sleep 1000")
+        p = subprocess.Popen([CLI, "test", "--exec", prog, "--n", "3",
+                              "--samples", "1000", "--tests", "position",
+                              "--json", "-"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        with open(fifo) as f:
+            self.assertEqual(f.read().strip(), "ready")
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 130)
+        rep = json.loads(out)
+        self.assertTrue(rep["partial"])
+        self.assertLessEqual(rep["samples"], 50)
+        self.assertIn("interrupted", err.decode())
+        with open(pidfile) as f:
+            self.assertFalse(group_alive(int(f.read())))
+
+    def test_same_seed_same_decks(self):
+        path = self.write("fy.py", "\n".join([
+            "import os, random",
+            "n = int(os.environ['SHUFFLEBIAS_N'])",
+            "rng = random.Random(int(os.environ['SHUFFLEBIAS_SEED']))",
+            "for _ in range(int(os.environ['SHUFFLEBIAS_SAMPLES'])):",
+            "    d = list(range(n)); rng.shuffle(d)",
+            "    print(' '.join(map(str, d)))",
+        ]) + "\n")
+        args = ["test", "--exec", f"python3 {path}", "--n", "6",
+                "--samples", "2000", "--seed", "5", "--tests", "position"]
+        code, rep, _ = run_json(args)
+        self.assertEqual(code, 0)
+        again, rep2, _ = run_json(args)
+        self.assertEqual(test_of(rep, "position")["statistic"],
+                         test_of(rep2, "position")["statistic"])
+
+    def test_escalation_runs_the_program_again(self):
+        # Stage 0 (seed 5) gets decks made to be suspect: of 6000 3-card
+        # decks, 1000 of each order except the identity 133 more and the
+        # reversal 133 fewer, so the scaled position X^2 is
+        # (2/3) * 4 * 133^2 / 2000 = 23.59 on 4 df, p = 1e-4.  Any other
+        # seed gets the identity only: a plain fail.  The program logs the
+        # seed and samples it was handed each time it runs.
+        log = os.path.join(self.dir, "log")
+        path = self.write("prog.py", "\n".join([
+            "import os",
+            "seed = os.environ['SHUFFLEBIAS_SEED']",
+            "samples = int(os.environ['SHUFFLEBIAS_SAMPLES'])",
+            f"open({log!r}, 'a').write(seed + ' ' + str(samples) + '\\n')",
+            "orders = ['0 1 2', '0 2 1', '1 0 2', '1 2 0', '2 0 1', '2 1 0']",
+            "if seed == '5':",
+            "    counts = [1133, 1000, 1000, 1000, 1000, 867]",
+            "    lines = [o for o, c in zip(orders, counts) for _ in range(c)]",
+            "else:",
+            "    lines = [orders[0]] * samples",
+            "print('\\n'.join(lines))",
+        ]) + "\n")
+        code, rep, _ = run_json(["test", "--exec", f"python3 {path}",
+                                 "--n", "3", "--samples", "6000", "--seed",
+                                 "5", "--tests", "position"])
+        self.assertEqual(code, 1)
+        self.assertEqual([s["verdict"] for s in rep["stages"]],
+                         ["suspect", "fail"])
+        with open(log) as f:
+            calls = f.read().split()
+        self.assertEqual(calls, ["5", "6000", str(rep["stages"][1]["seed"]),
+                                 "12000"])
+
+
+def main():
+    global CLI
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    args, rest = ap.parse_known_args()
+    CLI = os.path.abspath(args.cli)
+    unittest.main(argv=[sys.argv[0]] + rest)
+
+
+if __name__ == "__main__":
+    main()
