@@ -154,7 +154,7 @@ int sb_render_text(FILE *f, const sb_report *rep)
                 sb_tally_mean(&run->tally), sqrt(sb_tally_var(&run->tally)),
                 run->tally.max);
     if (in && in->program[0])
-        fprintf(f, "  program    %s\n", in->program);
+        fprintf(f, "  ended      %s\n", in->program);
     if (in && in->invalid) {
         fprintf(f, "  skipped    %" PRIu64 " bad sample%s (--skip-invalid)%s\n",
                 in->invalid, in->invalid == 1 ? "" : "s",
