@@ -119,7 +119,9 @@ int sb_external_open(sb_external **out, const sb_external_spec *spec,
         x->feed.read = feed_read;
         x->feed.ctx = x;
         rc = sb_input_shape(x->in, &x->feed.shape);
-        if (rc != SB_OK)
+        if (rc == SB_EINTR)
+            snprintf(err, len, "interrupted before the first sample came");
+        else if (rc != SB_OK)
             snprintf(err, len, "%s", sb_input_error(x->in));
     }
     if (rc != SB_OK) {

@@ -42,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shufflebias/report.h"
 #include "shufflebias/stat.h"
 
 typedef enum sb_format {
@@ -56,12 +57,9 @@ const char *sb_format_str(sb_format f);
 /* The format called 'name': SB_OK, or SB_ENOTFOUND. */
 int sb_format_find(const char *name, sb_format *out);
 
-/* How many bad-sample messages a reader keeps under 'skip_invalid'. */
-#define SB_INPUT_LISTED 20u
-
-/* Longest message kept (a line number, a sample number and the reason,
-   with the offending value quoted). */
-#define SB_INPUT_MSG 256u
+/* SB_INPUT_LISTED (how many bad-sample messages a reader keeps under
+   'skip_invalid') and SB_INPUT_MSG (the longest message kept) come from
+   report.h, which holds them for the report. */
 
 typedef struct sb_input_spec {
     sb_format format;
@@ -93,7 +91,8 @@ void sb_input_close(sb_input *in);
    len 0, this reads ahead to the first sample line (which is still
    returned by sb_input_read) and takes its number of cards.  Returns SB_OK;
    SB_EINVAL with the reason in sb_input_error when that line is bad or the
-   input holds no sample; SB_EIO. */
+   input holds no sample; SB_EIO; SB_EINTR when 'stop' was set before the
+   first line came. */
 int sb_input_shape(sb_input *in, sb_shape *out);
 
 /* Read up to 'want' valid samples into 'out' (shape.len values each) and
