@@ -172,8 +172,12 @@ static inline int sb_fuzz_input_one(const uint8_t *data, size_t size)
         if (rc == SB_EINVAL) {
             size_t again = SIZE_MAX;
             const char *e = sb_input_error(in);
-            if (spec.skip_invalid || bad != 0 ||
-                sb_input_samples_seen(in) != valid + 1)
+            /* Under skip_invalid only the give-up rule ends a read. */
+            const uint64_t seen = sb_input_samples_seen(in);
+            if (spec.skip_invalid
+                ? bad <= SB_INPUT_GIVE_UP || seen != valid + bad
+                  || bad <= valid
+                : bad != 0 || seen != valid + 1)
                 broke = SB_FUZZ_COUNTS;
             else if (!e[0] || strlen(e) >= SB_INPUT_MSG)
                 broke = SB_FUZZ_MESSAGE;

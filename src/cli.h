@@ -123,7 +123,7 @@ int sb_cli_run(struct sb_run_config *cfg, const char *tests, int quiet,
    'info' filled (rep->run.input points to 'info') and *input_error set to
    1 when the input went wrong (the report is then partial and
    info->error says why); -1 after printing the error, with nothing to
-   report. */
+   report; 1 when interrupted before the first sample came. */
 struct sb_external_spec;
 struct sb_input_info;
 int sb_cli_run_external(const struct sb_external_spec *spec, uint64_t seed,

@@ -445,6 +445,11 @@ static int cli_external_stage(void *ctx, unsigned stage, uint64_t seed,
     }
     c->input_error = sb_external_close(x, rep, c->info);
     rep->run.input = c->info;
+    /* Fewer samples than asked for, with nothing wrong and no interrupt:
+       the program wrote what it was asked for and some were skipped as
+       bad (--skip-invalid).  The run is whole. */
+    if (!c->input_error && !*c->spec.input.stop)
+        rep->run.partial = 0;
     return SB_OK;
 }
 
@@ -457,10 +462,11 @@ int sb_cli_run_external(const sb_external_spec *spec, uint64_t seed,
                              .info = info };
     const char *what = spec->command ? spec->command : spec->path;
     char err[512];
-    if (sb_external_open(&ctx.first, spec, seed, samples, err,
-                         sizeof err) != SB_OK) {
-        sb_cli_error("%s: %s", what, err);
-        return -1;
+    int rc = sb_external_open(&ctx.first, spec, seed, samples, err,
+                              sizeof err);
+    if (rc != SB_OK) {
+        sb_cli_error("%s: %s", spec->command ? "--exec" : "--input", err);
+        return rc == SB_EINTR ? 1 : -1;
     }
     const sb_feed *feed = sb_external_feed(ctx.first);
     ctx.spec.input.shape = feed->shape;
@@ -475,15 +481,15 @@ int sb_cli_run_external(const sb_external_spec *spec, uint64_t seed,
     sb_cli_progress progress;
     sb_cli_progress_init(&progress, quiet, what);
     ctx.progress = &progress;
-    int rc = sb_escalate(cli_external_stage, &ctx, seed, samples,
-                         escalations, rep, err, sizeof err);
+    rc = sb_escalate(cli_external_stage, &ctx, seed, samples, escalations,
+                     rep, err, sizeof err);
     sb_cli_progress_end(&progress);
     if (ctx.first) {
         const sb_report none = { 0 };
         sb_external_close(ctx.first, &none, info);
     }
     if (rc != SB_OK) {
-        sb_cli_error("%s: %s", what, err);
+        sb_cli_error("%s: %s", spec->command ? "--exec" : "--input", err);
         return -1;
     }
     /* sb_escalate copied the last stage's report, pointer included. */

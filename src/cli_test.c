@@ -82,7 +82,7 @@ static const char usage[] =
 typedef struct test_options {
     const char *alg, *plugin, *exec, *input;
     uint64_t n, samples, seed;
-    int seed_given, samples_given, hands_given;
+    int seed_given, samples_given, hands_given, rng_given;
     /* Input options, for --exec and --input. */
     const char *kind, *format;
     uint64_t hands, draw;
@@ -143,7 +143,7 @@ static int parse(int argc, char **argv, test_options *o)
                 return -1;
             o->seed_given = 1;
             break;
-        case O_RNG: o->rng = optarg; break;
+        case O_RNG: o->rng = optarg; o->rng_given = 1; break;
         case O_TESTS: o->tests = optarg; break;
         case O_PARAM:
             if (sb_cli_opt_param(o->params, &o->n_params, optarg) != 0)
@@ -191,9 +191,18 @@ static int parse(int argc, char **argv, test_options *o)
                          o->exec ? "exec" : "input", argv[optind]);
             return -1;
         }
-        if (o->n_params) {
-            sb_cli_error("test: --param is for algorithms; a program reads "
-                         "what it needs from its environment");
+        if (o->n_params || o->rng_given) {
+            sb_cli_error("test: --%s is for algorithms; a program draws "
+                         "from its own generator and reads what it needs "
+                         "from its environment", o->n_params ? "param"
+                                                             : "rng");
+            return -1;
+        }
+        if (o->skip_invalid && o->kind && strcmp(o->kind, "draw") == 0
+            && !o->draw) {
+            sb_cli_error("test: --skip-invalid with --kind draw needs "
+                         "--draw K: a bad first line must not set the "
+                         "size of every hand");
             return -1;
         }
         return 0;
@@ -292,10 +301,11 @@ static int test_external(const sb_cli *cli, const test_options *o)
     sb_report rep;
     sb_input_info info;
     int input_error;
-    if (sb_cli_run_external(&spec, seed, samples, o->tests, o->quiet,
-                            o->input ? 0 : o->escalate, &rep, &info,
-                            &input_error) != 0)
-        return SB_EXIT_USAGE;
+    int rc = sb_cli_run_external(&spec, seed, samples, o->tests, o->quiet,
+                                 o->input ? 0 : o->escalate, &rep, &info,
+                                 &input_error);
+    if (rc != 0)
+        return rc > 0 ? SB_EXIT_INTERRUPTED : SB_EXIT_USAGE;
     int code = input_error ? SB_EXIT_USAGE : exit_code(&rep);
     code = report(o, &rep, code);
     if (input_error)

@@ -90,7 +90,14 @@ int sb_external_open(sb_external **out, const sb_external_spec *spec,
     }
     x->spec = *spec;
     x->fd = -1;
-    int rc;
+    /* A spec the reader refuses is refused before any program starts. */
+    sb_input *probe;
+    int rc = sb_input_open_mem(&probe, &spec->input, "", 0, err, len);
+    if (rc != SB_OK) {
+        free(x);
+        return rc;
+    }
+    sb_input_close(probe);
     if (spec->command) {
         char store[ENV_MAX][ENV_LEN];
         const char *env[ENV_MAX];
@@ -169,15 +176,26 @@ int sb_external_close(sb_external *x, const sb_report *rep,
     }
     const int ended = sb_input_eof(x->in);
     const int bad = run->feed_status != SB_OK;
-    /* Short of the count asked for at the end of the input. */
-    const int short_count = ended && run->done < run->samples;
+    const int stopped = x->spec.input.stop && *x->spec.input.stop;
+    /* Short of the count asked for at the end of the input: samples
+       skipped as bad were written all the same, so a program that wrote
+       what it was asked for is not short. */
+    const uint64_t seen = sb_input_samples_seen(x->in);
+    const int short_count = ended && seen < run->samples;
     if (bad)
         snprintf(info->error, sizeof info->error, "%s",
                  sb_input_error(x->in));
     else if (short_count && !x->child)
         snprintf(info->error, sizeof info->error, "the input ended after "
                  "%" PRIu64 " samples of the %" PRIu64 " asked for",
-                 run->done, run->samples);
+                 seen, run->samples);
+    else if (run->done == 0 && !stopped && !short_count)
+        snprintf(info->error, sizeof info->error, "the input holds no "
+                 "valid sample%s", info->invalid ? "" : ": nothing to test");
+    else if (!stopped && info->invalid > run->done)
+        snprintf(info->error, sizeof info->error, "more samples were bad "
+                 "(%" PRIu64 ") than good (%" PRIu64 "): check --n, --kind, "
+                 "--hands and --format", info->invalid, run->done);
 
     if (x->child) {
         char last[160];
@@ -191,10 +209,12 @@ int sb_external_close(sb_external *x, const sb_report *rep,
             snprintf(info->program, sizeof info->program,
                      "could not be waited for");
         } else if (by_us) {
-            snprintf(info->program, sizeof info->program,
-                     run->partial ? "ended by shufflebias, interrupted"
-                                  : "ended by shufflebias once it had "
-                                    "read enough");
+            snprintf(info->program, sizeof info->program, "%s",
+                     stopped ? "ended by shufflebias, interrupted"
+                     : ended ? "closed its output but did not exit; ended "
+                               "by shufflebias"
+                             : "ended by shufflebias once it had read "
+                               "enough");
         } else {
             sb_child_describe(status, info->program, sizeof info->program);
         }
@@ -205,7 +225,7 @@ int sb_external_close(sb_external *x, const sb_report *rep,
             snprintf(info->error, sizeof info->error, "the program %s%s "
                      "after %" PRIu64 " samples of the %" PRIu64 " asked for",
                      WIFSIGNALED(status) ? "was " : "", info->program,
-                     run->done, run->samples);
+                     seen, run->samples);
             if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
                 append(info->error, sizeof info->error,
                        " (the shell could not run the command)");

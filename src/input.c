@@ -215,7 +215,15 @@ static int reject(sb_input *in, const char *where)
         if (in->invalid < SB_INPUT_LISTED)
             memcpy(in->listed[in->invalid], msg, sizeof msg);
         in->invalid++;
-        return 0;
+        const uint64_t good = in->seen - in->invalid;
+        if (in->invalid <= SB_INPUT_GIVE_UP || in->invalid <= good)
+            return 0;
+        snprintf(in->error, sizeof in->error, "%llu of the %llu samples "
+                 "read were bad: check --n, --kind, --hands and --format",
+                 (unsigned long long)in->invalid,
+                 (unsigned long long)in->seen);
+        in->status = SB_EINVAL;
+        return 1;
     }
     memcpy(in->error, msg, sizeof msg);
     in->status = SB_EINVAL;

@@ -61,6 +61,12 @@ int sb_format_find(const char *name, sb_format *out);
    'skip_invalid') and SB_INPUT_MSG (the longest message kept) come from
    report.h, which holds them for the report. */
 
+/* Under 'skip_invalid', reading ends with SB_EINVAL once more than this
+   many samples were bad and more were bad than good: the spec is then
+   wrong, and a source writing nothing but bad samples would otherwise be
+   read for ever. */
+#define SB_INPUT_GIVE_UP 1000u
+
 typedef struct sb_input_spec {
     sb_format format;
     sb_shape shape;      /* kind, n, len (n, or k for a DRAW: 0 asks the

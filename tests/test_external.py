@@ -291,6 +291,25 @@ class RecordedDecks(Temp):
                             "--format", "u8"])
         self.assertEqual(code, 2)
 
+    def test_nothing_to_test_is_an_error(self):
+        # An empty file, or one whose every sample is bad, must not let a
+        # gate pass on nothing.
+        for text, extra in (("", []), ("# only a comment\n\n", []),
+                            ("0 0 1\n1 1 2\n", ["--skip-invalid"])):
+            with self.subTest(text=text):
+                path = self.write("e.txt", text)
+                code, rep, err = run_json(["test", "--input", path, "--n",
+                                           "3"] + extra)
+                self.assertEqual(code, 2)
+                self.assertIn("no valid sample", err)
+                self.assertEqual(rep["samples"], 0)
+        # Mostly bad: the spec is wrong, whatever the verdict on the rest.
+        path = self.write("m.txt", "0 1 2\n" + "0 1 2 3\n" * 5)
+        code, _, err = run(["test", "--input", path, "--n", "3",
+                            "--skip-invalid"])
+        self.assertEqual(code, 2)
+        self.assertIn("more samples were bad (5) than good (1)", err)
+
     def test_usage_errors(self):
         for args, what in [
             (["--input", "/nonexistent/decks"], "cannot read"),
@@ -300,11 +319,18 @@ class RecordedDecks(Temp):
             (["fisher-yates", "--format", "u8"], "go with --exec or"),
             (["--input", "-", "--exec", "true"], "one of --plugin"),
             (["--input", "-", "--hands", "4"], "--hands goes with"),
+            (["--input", "-", "--rng", "mt19937"], "--rng is for"),
+            (["--input", "-", "--kind", "draw", "--skip-invalid"],
+             "needs --draw K"),
+            (["--exec", "echo STARTED >&2", "--kind", "deal", "--hands",
+              "5"], "hands"),
         ]:
             with self.subTest(args=args):
                 code, out, err = run(["test"] + args, stdin=b"")
                 self.assertEqual(code, 2)
                 self.assertIn(what, err)
+                # A spec refused is refused before any program starts.
+                self.assertNotIn("STARTED", err)
                 self.assertEqual(err.count("\n"), 1)
 
 
@@ -348,6 +374,30 @@ class Programs(Temp):
                 self.assertIn(last, err)
                 self.assertTrue(rep["partial"])
                 self.assertEqual(rep["samples"], counted)
+
+    def test_skipped_samples_under_exec(self):
+        # The program writes what it was asked for, one of them bad: with
+        # --skip-invalid the run is whole, one sample short of the count.
+        path = self.write("p.py", "\n".join([
+            "import os",
+            "s = int(os.environ['SHUFFLEBIAS_SAMPLES'])",
+            "print('0 0 1')",
+            "print('\\n'.join(['0 1 2', '2 1 0', '1 2 0'][i % 3]",
+            "                for i in range(s - 1)))",
+        ]) + "\n")
+        code, rep, _ = run_json(["test", "--exec", f"python3 {path}", "--n",
+                                 "3", "--samples", "900", "--skip-invalid",
+                                 "--tests", "position"])
+        self.assertEqual(rep["samples"], 899)
+        self.assertEqual(rep["input"]["invalid_skipped"], 1)
+        self.assertFalse(rep["partial"])
+        self.assertIsNone(rep["input"]["error"])
+        self.assertEqual(code, 1)     # three orders only: bias found
+        # A program writing nothing but bad samples is given up on.
+        code, rep, err = run_json(["test", "--exec", "yes '0 0 0'", "--n",
+                                   "3", "--skip-invalid"])
+        self.assertEqual(code, 2)
+        self.assertIn("were bad", err)
 
     def test_stubborn_programs_are_ended(self):
         # Ignoring SIGPIPE, then SIGTERM too, and a background process
