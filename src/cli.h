@@ -56,6 +56,8 @@ int sb_cli_opt_n(const char *arg, uint64_t *out);
 int sb_cli_opt_count(const char *option, const char *arg, uint64_t *out);
 int sb_cli_opt_seed(const char *arg, uint64_t *out);
 int sb_cli_opt_param(const char **params, size_t *count, const char *arg);
+/* --kind: permutation, draw or deal; 0, or -1 after printing the error. */
+int sb_cli_opt_kind(const char *arg, sb_kind *out);
 /* The message for an unknown option of 'command'. */
 void sb_cli_bad_option(const char *command, const char *arg);
 /* The one algorithm name left after the options: 0 and *name, or -1 after

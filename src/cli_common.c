@@ -127,6 +127,17 @@ int sb_cli_opt_param(const char **params, size_t *count, const char *arg)
     return 0;
 }
 
+int sb_cli_opt_kind(const char *arg, sb_kind *out)
+{
+    for (unsigned k = SB_KIND_PERMUTATION; k <= SB_KIND_DEAL; k <<= 1)
+        if (strcmp(arg, sb_kind_str((sb_kind)k)) == 0) {
+            *out = (sb_kind)k;
+            return 0;
+        }
+    sb_cli_error("unknown kind '%s'; valid: permutation, draw, deal", arg);
+    return -1;
+}
+
 void sb_cli_bad_option(const char *command, const char *arg)
 {
     sb_cli_error("unknown or incomplete option '%s'; try 'shufflebias %s "

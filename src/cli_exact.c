@@ -53,7 +53,7 @@ static const char usage[] =
 typedef struct exact_options {
     const char *alg, *json, *markdown, *plugin;
     int all;
-    unsigned kind;            /* --all: only this kind, 0 for every kind */
+    sb_kind kind;             /* --all: only this kind, 0 for every kind */
     uint64_t n, max_paths, max_depth;
     int quiet;
     const char *params[SB_CLI_PARAMS_MAX];
@@ -111,14 +111,8 @@ static int parse(int argc, char **argv, exact_options *o)
         case O_MD: o->markdown = optarg; break;
         case O_PLUGIN: o->plugin = optarg; break;
         case O_KIND:
-            for (unsigned k = SB_KIND_PERMUTATION; k <= SB_KIND_DEAL; k <<= 1)
-                if (strcmp(optarg, sb_kind_str((sb_kind)k)) == 0)
-                    o->kind = k;
-            if (!o->kind) {
-                sb_cli_error("unknown kind '%s'; valid: permutation, draw, "
-                             "deal", optarg);
+            if (sb_cli_opt_kind(optarg, &o->kind) != 0)
                 return -1;
-            }
             break;
         default:
             sb_cli_bad_option("exact", argv[optind - 1]);
@@ -208,7 +202,7 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
         FILE *f = sb_cli_open_out(o->markdown);
         char title[96];
         snprintf(title, sizeof title, "Exact bias of every built-in %s at "
-                 "%llu cards", o->kind ? sb_kind_str((sb_kind)o->kind)
+                 "%llu cards", o->kind ? sb_kind_str(o->kind)
                                        : "shuffle", (unsigned long long)o->n);
         if (!f || sb_render_exact_markdown(f, title, reps, m, bias) != SB_OK
             || sb_cli_close_out(f, o->markdown) != 0)

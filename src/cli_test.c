@@ -228,17 +228,8 @@ static int input_spec(const test_options *o, sb_input_spec *in)
         return -1;
     }
     in->shape.kind = SB_KIND_PERMUTATION;
-    if (o->kind) {
-        in->shape.kind = 0;
-        for (unsigned k = SB_KIND_PERMUTATION; k <= SB_KIND_DEAL; k <<= 1)
-            if (strcmp(o->kind, sb_kind_str((sb_kind)k)) == 0)
-                in->shape.kind = (sb_kind)k;
-        if (!in->shape.kind) {
-            sb_cli_error("unknown kind '%s'; valid: permutation, draw, deal",
-                         o->kind);
-            return -1;
-        }
-    }
+    if (o->kind && sb_cli_opt_kind(o->kind, &in->shape.kind) != 0)
+        return -1;
     in->shape.n = (size_t)o->n;
     in->shape.len = (size_t)o->n;
     if (in->shape.kind == SB_KIND_DEAL) {

@@ -91,13 +91,11 @@ int sb_external_open(sb_external **out, const sb_external_spec *spec,
     x->spec = *spec;
     x->fd = -1;
     /* A spec the reader refuses is refused before any program starts. */
-    sb_input *probe;
-    int rc = sb_input_open_mem(&probe, &spec->input, "", 0, err, len);
+    int rc = sb_input_check(&spec->input, err, len);
     if (rc != SB_OK) {
         free(x);
         return rc;
     }
-    sb_input_close(probe);
     if (spec->command) {
         char store[ENV_MAX][ENV_LEN];
         const char *env[ENV_MAX];

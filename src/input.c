@@ -844,6 +844,12 @@ int sb_input_open_fd(sb_input **in, const sb_input_spec *spec, int fd,
     return SB_OK;
 }
 
+int sb_input_check(const sb_input_spec *spec, char *err, size_t len)
+{
+    sb_shape shape;
+    return settle(spec, &shape, err, len);
+}
+
 int sb_input_open_mem(sb_input **in, const sb_input_spec *spec,
                       const void *data, size_t size, char *err, size_t len)
 {

@@ -81,6 +81,11 @@ typedef struct sb_input_spec {
 
 typedef struct sb_input sb_input;
 
+/* Whether a reader can be opened on 'spec': SB_OK, or SB_EINVAL with the
+   reason in 'err' (the refusals listed under sb_input_open_fd).  Lets a
+   caller refuse a spec before it starts the program that would feed it. */
+int sb_input_check(const sb_input_spec *spec, char *err, size_t len);
+
 /* A reader over the file descriptor 'fd' (not closed by the reader), or
    over 'size' bytes at 'data' (not copied: they must outlive the reader;
    used by tests and the fuzzer).  Returns SB_OK; SB_EINVAL with a reason
