@@ -124,13 +124,22 @@ static uint64_t run_chunk(const sb_run_config *cfg, const sb_shape *shape,
             return done;
         size_t b = count - done < BLOCK_SAMPLES ? (size_t)(count - done)
                                                 : BLOCK_SAMPLES;
-        for (size_t k = 0; k < b; k++) {
-            sb_src_begin_sample(&src);
-            int st = cfg->alg->run(s->alg_state, &cfg->args, &src,
-                                   s->block + k * shape->len);
+        if (cfg->alg->run_block && src.ops == NULL) {
+            int st = cfg->alg->run_block(s->alg_state, &cfg->args, &src,
+                                         s->block, b);
             if (st != SB_OK) {
                 s->alg_status = *rc = st;
                 return done;
+            }
+        } else {
+            for (size_t k = 0; k < b; k++) {
+                sb_src_begin_sample(&src);
+                int st = cfg->alg->run(s->alg_state, &cfg->args, &src,
+                                       s->block + k * shape->len);
+                if (st != SB_OK) {
+                    s->alg_status = *rc = st;
+                    return done;
+                }
             }
         }
         if (src.error != SB_OK) {

@@ -48,6 +48,9 @@ typedef struct sb_run_config {
     const char *plugin;
     const sb_stat_type *const *stats;
     size_t n_stats;
+    /* Threads that make and count samples; 0 or 1: the calling thread
+       alone.  The counts never depend on it. */
+    unsigned threads;
     /* Set (from a signal handler) to end the run early: the report then
        covers the samples done and is marked partial.  May be NULL. */
     volatile sig_atomic_t *stop;

@@ -158,6 +158,13 @@ typedef struct sb_shuffle_type {
        state made by init. */
     int (*run)(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out);
+    /* Optional: write 'count' samples one after another into 'out',
+       exactly as 'count' calls of run would (the same draws in the same
+       order), so that the hot loop makes one call per block of samples
+       instead of one per sample.  The runner calls it only when 'src' is
+       the fast built-in generator; every other source gets run. */
+    int (*run_block)(void *state, const sb_shuffle_args *a, sb_src *src,
+                     sb_card *out, size_t count);
 } sb_shuffle_type;
 
 #endif /* SB_SHUFFLE_H */

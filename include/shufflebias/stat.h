@@ -97,6 +97,16 @@ typedef struct sb_stat_type {
     int (*finalize)(const void *acc, uint64_t samples, double fail_alpha,
                     sb_result *res);
     void (*free)(void *acc);
+    /* State files (src/state.h), so that a run can be saved, resumed and
+       merged with runs made elsewhere.  'save' copies every count of
+       'acc' out as 64-bit words, into a buffer it allocates (*words,
+       released with free) - scratch space is not saved.  'load' puts
+       such words into an accumulator 'alloc' has just made for the same
+       shape; the words come from a file, so it trusts none of them and
+       returns SB_EINVAL when they cannot be this accumulator's (a wrong
+       count, a value out of range), SB_ENOMEM, or SB_OK. */
+    int (*save)(const void *acc, uint64_t **words, size_t *count);
+    int (*load)(void *acc, const uint64_t *words, size_t count);
 } sb_stat_type;
 
 /* "pass", "suspect", "fail" or "n/a". */
