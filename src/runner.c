@@ -1,13 +1,36 @@
 /*
- * runner.c - the sampling loop.
+ * runner.c - the sampling loop, on one thread or several.
  *
- * For each chunk: point the source at the chunk's stream, reset the
- * algorithm's state, then make blocks of samples and let every statistic
- * count each block.  The stop flag is looked at between blocks, so an
- * interrupted run still reports every sample it made.
+ * The samples of a run are cut into chunks of SB_CHUNK_SAMPLES.  Chunk c
+ * is made from stream c of the seed with the algorithm's state reset, in
+ * blocks of SB_BLOCK_SAMPLES that every statistic counts in one call, so
+ * what a chunk contributes depends on (seed, c) alone.  Threads take the
+ * next chunk in turn, each into its own accumulators; at the end (and at
+ * every checkpoint) the accumulators are merged with integer arithmetic,
+ * in which the order never matters.  Hence the counts are the same bit for
+ * bit whatever the number of threads, and whichever chunk ran where.
+ *
+ * The fast generator is random access, so any thread can make any chunk,
+ * and a resumed run or a part of a split run simply skips the chunks it
+ * must not count.  Every other backend is one sequential stream: it runs
+ * on one thread, making every chunk in order and counting only those it
+ * should (a skipped chunk still advances the stream, through a second
+ * state of the algorithm so that its tally stays clean).
+ *
+ * Stopping.  The stop flag is looked at between blocks, so an interrupted
+ * run reports every sample it made.  With a checkpoint (state files) it is
+ * looked at between chunks instead: a state file may hold whole chunks
+ * only, or it could not be resumed exactly.
+ *
+ * Checkpoints pause the threads between chunks, take a merged copy of
+ * their counts, hand it to the caller and let the threads go on.  On one
+ * thread the loop itself does that between chunks.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "src/runner.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +42,9 @@
 #include "stats/battery.h"
 #include "stats/registry.h"
 
-/* Samples per block: enough to amortise the per-block calls, small enough
-   for the block of a 1000-card deck to stay in cache. */
-#define BLOCK_SAMPLES 64u
+/* How often the main thread of a threaded run wakes to show progress and
+   check for a checkpoint, in milliseconds. */
+#define TICK_MS 200
 
 double sb_now(void)
 {
@@ -30,162 +53,589 @@ double sb_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-typedef struct run_state {
-    sb_rng *rng;
-    void *alg_state;
-    void **acc;            /* one accumulator per statistic */
-    sb_card *block;        /* BLOCK_SAMPLES samples */
-    int alg_status;        /* what a failed run() returned, else SB_OK */
-} run_state;
+/* ---- counts --------------------------------------------------------- */
 
-static void release(const sb_run_config *cfg, run_state *s)
+int sb_run_counts_alloc(sb_run_counts *c, const sb_stat_type *const *stats,
+                        size_t n_stats, const sb_shape *shape)
 {
-    if (s->acc)
-        for (size_t i = 0; i < cfg->n_stats; i++)
-            if (s->acc[i])
-                cfg->stats[i]->free(s->acc[i]);
-    free(s->acc);
-    free(s->block);
-    if (s->alg_state && cfg->alg->free)
-        cfg->alg->free(s->alg_state);
-    if (s->rng)
-        sb_rng_close(s->rng);
+    memset(c, 0, sizeof *c);
+    c->acc = calloc(n_stats ? n_stats : 1, sizeof *c->acc);
+    if (!c->acc)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < n_stats; i++)
+        if (stats[i]->alloc(&c->acc[i], shape) != SB_OK) {
+            sb_run_counts_free(c, stats, n_stats);
+            return SB_ENOMEM;
+        }
+    return SB_OK;
 }
 
-/* The randomness source of an algorithm's run, with a reason when it
-   cannot be opened. */
-static int open_rng(const sb_run_config *cfg, run_state *s, char *err,
-                    size_t len)
+static void tally_merge(sb_tally *into, const sb_tally *from)
 {
-    int rc = sb_rng_open(&s->rng, cfg->rng, cfg->seed);
-    if (rc == SB_ERANGE) {
-        snprintf(err, len, "randomness source '%s' seeded with %llu is stuck "
-                 "at one value from the start; choose another seed",
-                 cfg->rng, (unsigned long long)cfg->seed);
-        return rc;
+    into->samples += from->samples;
+    into->sum += from->sum;
+    into->sum_sq += from->sum_sq;
+    if (from->max > into->max)
+        into->max = from->max;
+}
+
+int sb_run_counts_merge(sb_run_counts *into, const sb_run_counts *from,
+                        const sb_stat_type *const *stats, size_t n_stats)
+{
+    for (size_t i = 0; i < n_stats; i++) {
+        int rc = stats[i]->merge(into->acc[i], from->acc[i]);
+        if (rc != SB_OK)
+            return rc;
     }
-    if (rc == SB_EINVAL) {
-        snprintf(err, len, "randomness source '%s' refuses the seed %llu; "
-                 "choose another seed", cfg->rng,
-                 (unsigned long long)cfg->seed);
-        return rc;
+    into->done += from->done;
+    into->has_tally |= from->has_tally;
+    tally_merge(&into->tally, &from->tally);
+    return SB_OK;
+}
+
+void sb_run_counts_free(sb_run_counts *c, const sb_stat_type *const *stats,
+                        size_t n_stats)
+{
+    if (c->acc)
+        for (size_t i = 0; i < n_stats; i++)
+            if (c->acc[i])
+                stats[i]->free(c->acc[i]);
+    free(c->acc);
+    sb_chunks_free(&c->chunks);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- the threads ---------------------------------------------------- */
+
+struct pool;
+
+/* What one thread owns: nothing in it is touched by another thread while
+   the thread runs (checkpoints read it while the thread is parked). */
+typedef struct worker {
+    struct pool *pool;
+    pthread_t tid;
+    void *alg_state;       /* the algorithm's state for counted chunks */
+    void *skip_state;      /* and for chunks made only to advance a
+                              sequential stream */
+    void **acc;            /* one accumulator per statistic */
+    sb_card *block;        /* SB_BLOCK_SAMPLES samples */
+    _Atomic uint64_t done; /* samples counted, read for progress */
+    int status;            /* SB_OK, or what ended this thread's work */
+    int alg_failed;        /* 'status' was returned by run() */
+} worker;
+
+typedef struct pool {
+    const sb_run_config *cfg;
+    sb_shape shape;
+    sb_rng *rng;
+    int sequential;        /* the source is one stream, made in order */
+    uint64_t lo, end;      /* chunks counted: [lo, end) of the run's */
+    uint64_t next;         /* the next chunk to hand out */
+    int whole_chunks;      /* stop between chunks only */
+    worker *w;
+    unsigned n_workers;
+    sb_run_counts base;    /* resumed counts (or none), and the chunks
+                              counted whole so far, resumed ones included */
+    double start, last_checkpoint;
+    int checkpoint_status; /* what the last checkpoint returned */
+
+    pthread_mutex_t mu;    /* guards what follows, and base.chunks */
+    pthread_cond_t wake;   /* to the main thread: a thread parked or left */
+    pthread_cond_t go;     /* to the threads: the pause is over */
+    int pause;             /* threads park at their next chunk */
+    unsigned parked;       /* threads parked */
+    unsigned running;      /* threads not yet finished */
+    atomic_int failed;     /* a thread's work failed: everyone stops
+                              (read without the lock between blocks) */
+} pool;
+
+static int stop_requested(const pool *p)
+{
+    return p->cfg->stop && *p->cfg->stop;
+}
+
+/* The next chunk for a thread, under the lock: 0 when there is none, or
+   the run is stopping.  *count says whether the chunk is to be counted
+   (a sequential stream also makes the chunks it skips). */
+static int take_chunk(pool *p, uint64_t *chunk, int *count)
+{
+    for (;;) {
+        while (p->pause) {
+            p->parked++;
+            pthread_cond_signal(&p->wake);
+            while (p->pause)
+                pthread_cond_wait(&p->go, &p->mu);
+            p->parked--;
+        }
+        if (p->failed || stop_requested(p) || p->next >= p->end)
+            return 0;
+        const uint64_t c = p->next++;
+        const int resumed = p->cfg->resume
+                         && sb_chunks_has(&p->cfg->resume->chunks, c);
+        *count = c >= p->lo && !resumed;
+        if (*count || p->sequential) {
+            *chunk = c;
+            return 1;
+        }
     }
-    if (rc != SB_OK) {
-        snprintf(err, len, "cannot open randomness source '%s': %s",
-                 cfg->rng, sb_status_str(rc));
+}
+
+/* Make chunk 'c' on thread 'w', counting it when 'count'.  SB_OK when
+   the chunk was made whole; SB_EINTR when stopped inside it (its counts
+   are kept, but it is not a whole chunk); any other status when a draw
+   or the algorithm failed. */
+static int make_chunk(pool *p, worker *w, uint64_t c, int count)
+{
+    const sb_run_config *cfg = p->cfg;
+    const size_t len = p->shape.len;
+    void *state = count ? w->alg_state : w->skip_state;
+    sb_src src;
+    int rc = sb_rng_chunk(p->rng, c, &src);
+    if (rc != SB_OK)
         return rc;
+    if (cfg->alg->reset)
+        cfg->alg->reset(state, &cfg->args);
+    const uint64_t size = sb_chunk_size(c, cfg->samples);
+    const int block_calls = cfg->alg->run_block && src.ops == NULL;
+    for (uint64_t done = 0; done < size;) {
+        if (count && !p->whole_chunks && stop_requested(p))
+            return SB_EINTR;
+        if (p->failed)
+            return SB_EINTR;
+        const size_t b = size - done < SB_BLOCK_SAMPLES
+                       ? (size_t)(size - done) : SB_BLOCK_SAMPLES;
+        if (block_calls) {
+            rc = cfg->alg->run_block(state, &cfg->args, &src, w->block, b);
+        } else {
+            for (size_t k = 0; k < b && rc == SB_OK; k++) {
+                sb_src_begin_sample(&src);
+                rc = cfg->alg->run(state, &cfg->args, &src,
+                                   w->block + k * len);
+            }
+        }
+        if (rc != SB_OK) {
+            w->alg_failed = 1;
+            return rc;
+        }
+        if (src.error != SB_OK)
+            return src.error;
+        if (count) {
+            for (size_t i = 0; i < cfg->n_stats; i++)
+                cfg->stats[i]->add(w->acc[i], w->block, b);
+            atomic_fetch_add_explicit(&w->done, b, memory_order_relaxed);
+        }
+        done += b;
     }
     return SB_OK;
 }
 
-static int prepare(const sb_run_config *cfg, const sb_shape *shape,
-                   run_state *s, char *err, size_t len)
+static uint64_t samples_done(pool *p)
 {
-    if (!cfg->feed) {
-        int rc = open_rng(cfg, s, err, len);
-        if (rc != SB_OK)
-            return rc;
+    uint64_t done = p->base.done;
+    for (unsigned t = 0; t < p->n_workers; t++)
+        done += atomic_load_explicit(&p->w[t].done, memory_order_relaxed);
+    return done;
+}
+
+/* The counts so far, merged into fresh accumulators 'out': the resumed
+   ones and every thread's.  Threads must be parked or finished. */
+static int collect(pool *p, sb_run_counts *out)
+{
+    const sb_run_config *cfg = p->cfg;
+    int rc = sb_run_counts_alloc(out, cfg->stats, cfg->n_stats, &p->shape);
+    if (rc != SB_OK)
+        return rc;
+    if (cfg->resume)
+        rc = sb_run_counts_merge(out, cfg->resume, cfg->stats, cfg->n_stats);
+    for (unsigned t = 0; t < p->n_workers && rc == SB_OK; t++) {
+        worker *w = &p->w[t];
+        sb_run_counts part = { .acc = w->acc, .done = w->done };
+        if (cfg->alg && cfg->alg->tally) {
+            part.has_tally = 1;
+            cfg->alg->tally(w->alg_state, &part.tally);
+        }
+        rc = sb_run_counts_merge(out, &part, cfg->stats, cfg->n_stats);
     }
+    uint64_t shared;
+    if (rc == SB_OK)
+        rc = sb_chunks_union(&out->chunks, &p->base.chunks, &shared);
+    if (rc != SB_OK)
+        sb_run_counts_free(out, cfg->stats, cfg->n_stats);
+    return rc;
+}
+
+/* Hand the counts so far to the caller.  Threads must be parked or
+   finished. */
+static void checkpoint(pool *p)
+{
+    sb_run_counts snap;
+    int rc = collect(p, &snap);
+    if (rc == SB_OK) {
+        rc = p->cfg->checkpoint(p->cfg->checkpoint_ctx, &snap);
+        sb_run_counts_free(&snap, p->cfg->stats, p->cfg->n_stats);
+    }
+    p->checkpoint_status = rc;
+    if (rc != SB_OK)
+        p->failed = 1;
+    p->last_checkpoint = sb_now();
+}
+
+static int checkpoint_due(const pool *p)
+{
+    return p->cfg->checkpoint
+        && sb_now() - p->last_checkpoint >= p->cfg->checkpoint_seconds;
+}
+
+static void show_progress(pool *p)
+{
+    if (p->cfg->progress)
+        p->cfg->progress(p->cfg->progress_ctx, samples_done(p),
+                         p->cfg->samples);
+}
+
+/* One thread's work: chunk after chunk until there is none. */
+static void work(worker *w, int alone)
+{
+    pool *p = w->pool;
+    pthread_mutex_lock(&p->mu);
+    uint64_t c;
+    int count;
+    while (take_chunk(p, &c, &count)) {
+        pthread_mutex_unlock(&p->mu);
+        int rc = make_chunk(p, w, c, count);
+        pthread_mutex_lock(&p->mu);
+        if (rc == SB_OK && count && sb_chunks_add(&p->base.chunks, c, c + 1)
+                                    != SB_OK)
+            rc = SB_ENOMEM;
+        if (rc == SB_EINTR)
+            break;
+        if (rc != SB_OK) {
+            w->status = rc;
+            p->failed = 1;
+            break;
+        }
+        if (alone) {
+            /* The only thread is the caller's: it shows progress and
+               takes checkpoints itself, between chunks. */
+            pthread_mutex_unlock(&p->mu);
+            show_progress(p);
+            if (checkpoint_due(p))
+                checkpoint(p);
+            pthread_mutex_lock(&p->mu);
+        }
+    }
+    p->running--;
+    pthread_cond_signal(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void *work_thread(void *arg)
+{
+    work(arg, 0);
+    return NULL;
+}
+
+/* The main thread of a threaded run: progress and checkpoints until every
+   thread has finished. */
+static void watch(pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    while (p->running > 0) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += TICK_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&p->wake, &p->mu, &until);
+        if (p->running == 0)
+            break;
+        pthread_mutex_unlock(&p->mu);
+        show_progress(p);
+        pthread_mutex_lock(&p->mu);
+        if (checkpoint_due(p) && !p->failed) {
+            p->pause = 1;
+            while (p->parked < p->running)
+                pthread_cond_wait(&p->wake, &p->mu);
+            checkpoint(p);
+            p->pause = 0;
+            pthread_cond_broadcast(&p->go);
+        }
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* ---- setting up and tearing down ------------------------------------- */
+
+/* The randomness source of an algorithm's run, with a reason when it
+   cannot be opened. */
+static int open_rng(const sb_run_config *cfg, sb_rng **rng, char *err,
+                    size_t len)
+{
+    int rc = sb_rng_open(rng, cfg->rng, cfg->seed);
+    if (rc == SB_ERANGE)
+        snprintf(err, len, "randomness source '%s' seeded with %llu is stuck "
+                 "at one value from the start; choose another seed",
+                 cfg->rng, (unsigned long long)cfg->seed);
+    else if (rc == SB_EINVAL)
+        snprintf(err, len, "randomness source '%s' refuses the seed %llu; "
+                 "choose another seed", cfg->rng,
+                 (unsigned long long)cfg->seed);
+    else if (rc != SB_OK)
+        snprintf(err, len, "cannot open randomness source '%s': %s",
+                 cfg->rng, sb_status_str(rc));
+    return rc;
+}
+
+static int worker_init(const sb_run_config *cfg, const sb_shape *shape,
+                       worker *w)
+{
+    if (cfg->alg && cfg->alg->init
+        && (cfg->alg->init(&w->alg_state, &cfg->args) != SB_OK
+            || cfg->alg->init(&w->skip_state, &cfg->args) != SB_OK))
+        return SB_ENOMEM;
+    w->block = malloc(SB_BLOCK_SAMPLES * shape->len * sizeof *w->block);
+    w->acc = calloc(cfg->n_stats ? cfg->n_stats : 1, sizeof *w->acc);
+    if (!w->block || !w->acc)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < cfg->n_stats; i++)
+        if (cfg->stats[i]->alloc(&w->acc[i], shape) != SB_OK)
+            return SB_ENOMEM;
+    return SB_OK;
+}
+
+static void worker_free(const sb_run_config *cfg, worker *w)
+{
+    if (w->acc)
+        for (size_t i = 0; i < cfg->n_stats; i++)
+            if (w->acc[i])
+                cfg->stats[i]->free(w->acc[i]);
+    free(w->acc);
+    free(w->block);
+    if (cfg->alg && cfg->alg->free) {
+        if (w->alg_state)
+            cfg->alg->free(w->alg_state);
+        if (w->skip_state)
+            cfg->alg->free(w->skip_state);
+    }
+}
+
+static void pool_free(pool *p)
+{
+    if (p->w)
+        for (unsigned t = 0; t < p->n_workers; t++)
+            worker_free(p->cfg, &p->w[t]);
+    free(p->w);
+    sb_chunks_free(&p->base.chunks);
+    if (p->rng)
+        sb_rng_close(p->rng);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->wake);
+    pthread_cond_destroy(&p->go);
+}
+
+/* Everything a run needs before its first sample: the source, the
+   threads' states and accumulators.  On failure 'err' says why. */
+static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
+                     char *err, size_t len)
+{
+    memset(p, 0, sizeof *p);
+    p->cfg = cfg;
+    p->shape = *shape;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->go, NULL);
     for (size_t i = 0; i < cfg->n_stats; i++)
         if (!sb_stat_applies(cfg->stats[i], shape, err, len))
             return SB_EINVAL;
-    if (!cfg->feed && cfg->alg->init
-        && cfg->alg->init(&s->alg_state, &cfg->args) != SB_OK)
+    unsigned threads = cfg->threads ? cfg->threads : 1;
+    if (!cfg->feed) {
+        int rc = open_rng(cfg, &p->rng, err, len);
+        if (rc != SB_OK)
+            return rc;
+        p->sequential = !sb_rng_random_access(p->rng);
+        const uint64_t chunks = sb_chunk_count(cfg->samples);
+        p->end = cfg->end_chunk && cfg->end_chunk < chunks ? cfg->end_chunk
+                                                           : chunks;
+        p->lo = cfg->first_chunk;
+        /* A sequential stream is made from its start, whatever is
+           counted. */
+        p->next = p->sequential ? 0 : p->lo;
+        p->whole_chunks = cfg->checkpoint != NULL;
+        if (cfg->resume) {
+            uint64_t shared;
+            if (sb_chunks_union(&p->base.chunks, &cfg->resume->chunks,
+                                &shared) != SB_OK)
+                goto nomem;
+            p->base.done = cfg->resume->done;
+        }
+        /* More threads than chunks would only wait. */
+        const uint64_t work = p->end > p->next ? p->end - p->next : 1;
+        if (p->sequential)
+            threads = 1;
+        else if (threads > work)
+            threads = (unsigned)work;
+    } else {
+        threads = 1;
+    }
+    p->n_workers = threads;
+    p->w = calloc(threads, sizeof *p->w);
+    if (!p->w)
         goto nomem;
-    s->block = malloc(BLOCK_SAMPLES * shape->len * sizeof *s->block);
-    s->acc = calloc(cfg->n_stats ? cfg->n_stats : 1, sizeof *s->acc);
-    if (!s->block || !s->acc)
-        goto nomem;
-    for (size_t i = 0; i < cfg->n_stats; i++)
-        if (cfg->stats[i]->alloc(&s->acc[i], shape) != SB_OK)
+    for (unsigned t = 0; t < threads; t++) {
+        p->w[t].pool = p;
+        if (worker_init(cfg, shape, &p->w[t]) != SB_OK)
             goto nomem;
+    }
     return SB_OK;
 nomem:
     snprintf(err, len, "out of memory preparing the run");
     return SB_ENOMEM;
 }
 
-/* Make and count the samples of chunk 'chunk' (at most 'count' of them).
-   Returns the samples counted, less than 'count' only when stopped or on a
-   draw error (then *rc is set). */
-static uint64_t run_chunk(const sb_run_config *cfg, const sb_shape *shape,
-                          run_state *s, uint64_t chunk, uint64_t count,
-                          int *rc)
-{
-    sb_src src;
-    *rc = sb_rng_chunk(s->rng, chunk, &src);
-    if (*rc != SB_OK)
-        return 0;
-    if (cfg->alg->reset)
-        cfg->alg->reset(s->alg_state, &cfg->args);
-    uint64_t done = 0;
-    while (done < count) {
-        if (cfg->stop && *cfg->stop)
-            return done;
-        size_t b = count - done < BLOCK_SAMPLES ? (size_t)(count - done)
-                                                : BLOCK_SAMPLES;
-        if (cfg->alg->run_block && src.ops == NULL) {
-            int st = cfg->alg->run_block(s->alg_state, &cfg->args, &src,
-                                         s->block, b);
-            if (st != SB_OK) {
-                s->alg_status = *rc = st;
-                return done;
-            }
-        } else {
-            for (size_t k = 0; k < b; k++) {
-                sb_src_begin_sample(&src);
-                int st = cfg->alg->run(s->alg_state, &cfg->args, &src,
-                                       s->block + k * shape->len);
-                if (st != SB_OK) {
-                    s->alg_status = *rc = st;
-                    return done;
-                }
-            }
-        }
-        if (src.error != SB_OK) {
-            *rc = src.error;
-            return done;
-        }
-        for (size_t i = 0; i < cfg->n_stats; i++)
-            cfg->stats[i]->add(s->acc[i], s->block, b);
-        done += b;
-    }
-    return done;
-}
+/* ---- samples from outside -------------------------------------------- */
 
-/* The same for samples read from a feed: at most 'count' of them.  Stops
-   early at the end of the input (*ended), on the stop flag, or when the
-   feed goes wrong (*rc). */
-static uint64_t feed_chunk(const sb_run_config *cfg, run_state *s,
-                           uint64_t count, int *ended, int *rc)
+/* Read the feed's samples into the one thread's accumulators: at most
+   the run's count, all of the input when it is 0.  Stops early at the end
+   of the input (*ended), on the stop flag, or when the feed goes wrong
+   (the returned status). */
+static int read_feed(pool *p, int *ended)
 {
+    const sb_run_config *cfg = p->cfg;
+    worker *w = &p->w[0];
+    const uint64_t limit = cfg->samples ? cfg->samples : UINT64_MAX;
     uint64_t done = 0;
-    *rc = SB_OK;
-    while (done < count) {
-        if (cfg->stop && *cfg->stop)
-            return done;
-        size_t want = count - done < BLOCK_SAMPLES ? (size_t)(count - done)
-                                                   : BLOCK_SAMPLES;
+    while (done < limit) {
+        if (stop_requested(p))
+            return SB_OK;
+        const uint64_t left = limit - done;
+        const size_t want = left < SB_BLOCK_SAMPLES ? (size_t)left
+                                                    : SB_BLOCK_SAMPLES;
         size_t got = 0;
-        *rc = cfg->feed->read(cfg->feed->ctx, s->block, want, &got);
+        int rc = cfg->feed->read(cfg->feed->ctx, w->block, want, &got);
         if (got > 0)
             for (size_t i = 0; i < cfg->n_stats; i++)
-                cfg->stats[i]->add(s->acc[i], s->block, got);
+                cfg->stats[i]->add(w->acc[i], w->block, got);
         done += got;
-        if (*rc != SB_OK)
-            return done;
+        atomic_store_explicit(&w->done, done, memory_order_relaxed);
+        if (done % SB_CHUNK_SAMPLES < got || rc != SB_OK || got < want)
+            show_progress(p);
+        if (rc != SB_OK)
+            return rc;
         if (got < want) {
-            *ended = !(cfg->stop && *cfg->stop);
-            return done;
+            *ended = !stop_requested(p);
+            return SB_OK;
         }
     }
-    return done;
+    return SB_OK;
+}
+
+/* ---- the run ---------------------------------------------------------- */
+
+int sb_report_results(sb_report *rep, const sb_stat_type *const *stats,
+                      size_t n_stats, void *const *acc, uint64_t done,
+                      char *err, size_t len)
+{
+    rep->results = calloc(n_stats ? n_stats : 1, sizeof *rep->results);
+    if (!rep->results) {
+        snprintf(err, len, "out of memory finalizing the run");
+        return SB_ENOMEM;
+    }
+    rep->n_results = n_stats;
+    rep->run.suspect_alpha = SB_SUSPECT_ALPHA;
+    rep->run.fail_alpha = SB_FAIL_ALPHA;
+    /* The detectable effect is computed at the fail threshold a single
+       statistic faces in the worst case of Holm's procedure. */
+    const double alpha = SB_FAIL_ALPHA / (double)(n_stats ? n_stats : 1);
+    for (size_t i = 0; i < n_stats; i++) {
+        int rc = stats[i]->finalize(acc[i], done, alpha, &rep->results[i]);
+        if (rc != SB_OK) {
+            snprintf(err, len, "statistic '%s' could not be computed: %s",
+                     stats[i]->name, sb_status_str(rc));
+            sb_report_release(rep);
+            return rc;
+        }
+    }
+    sb_battery_holm(rep->results, rep->n_results);
+    rep->verdict = sb_battery_verdicts(rep->results, rep->n_results,
+                                       SB_SUSPECT_ALPHA, SB_FAIL_ALPHA);
+    return SB_OK;
+}
+
+/* Why a thread's work failed, in words. */
+static void failure(const pool *p, const worker *w, char *err, size_t len)
+{
+    const sb_run_config *cfg = p->cfg;
+    if (w->alg_failed)
+        snprintf(err, len, "cannot run at n = %zu on the source '%s' (%s): "
+                 "the source cannot serve a deck this size", cfg->args.n,
+                 cfg->rng, sb_status_str(w->status));
+    else if (w->status == SB_ERANGE)
+        snprintf(err, len, "randomness source '%s' got stuck after %llu "
+                 "samples: its outputs stopped varying", cfg->rng,
+                 (unsigned long long)samples_done((pool *)p));
+    else if (w->status == SB_ENOMEM)
+        snprintf(err, len, "out of memory during the run");
+    else
+        snprintf(err, len, "'%s' made a draw that the source '%s' cannot "
+                 "make: %s", cfg->alg->name, cfg->rng,
+                 sb_status_str(w->status));
+}
+
+/* Make the samples, on the calling thread or several. */
+static int sample(pool *p, char *err, size_t len)
+{
+    const sb_run_config *cfg = p->cfg;
+    p->running = p->n_workers;
+    p->last_checkpoint = sb_now();
+    if (p->n_workers == 1) {
+        work(&p->w[0], 1);
+    } else {
+        unsigned started = 0;
+        for (; started < p->n_workers; started++)
+            if (pthread_create(&p->w[started].tid, NULL, work_thread,
+                               &p->w[started]) != 0)
+                break;
+        if (started < p->n_workers) {
+            /* Those that started finish the run alone. */
+            pthread_mutex_lock(&p->mu);
+            p->running -= p->n_workers - started;
+            pthread_mutex_unlock(&p->mu);
+        }
+        if (started == 0) {
+            snprintf(err, len, "cannot start a thread");
+            return SB_ENOMEM;
+        }
+        watch(p);
+        for (unsigned t = 0; t < started; t++)
+            pthread_join(p->w[t].tid, NULL);
+    }
+    for (unsigned t = 0; t < p->n_workers; t++)
+        if (p->w[t].status != SB_OK) {
+            failure(p, &p->w[t], err, len);
+            return p->w[t].status;
+        }
+    if (p->checkpoint_status != SB_OK) {
+        snprintf(err, len, "saving the state failed: %s",
+                 sb_status_str(p->checkpoint_status));
+        return p->checkpoint_status;
+    }
+    if (cfg->checkpoint) {
+        checkpoint(p);              /* the end, stopped or not */
+        if (p->checkpoint_status != SB_OK) {
+            snprintf(err, len, "saving the state failed: %s",
+                     sb_status_str(p->checkpoint_status));
+            return p->checkpoint_status;
+        }
+    }
+    show_progress(p);
+    return SB_OK;
 }
 
 int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
 {
     memset(rep, 0, sizeof *rep);
-    const size_t n = cfg->feed ? cfg->feed->shape.n : cfg->args.n;
     sb_shape shape;
     if (cfg->feed) {
         shape = cfg->feed->shape;
@@ -194,64 +644,36 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
             return SB_EINVAL;
         sb_shuffle_shape(cfg->alg, &cfg->args, &shape);
     }
-    run_state s = { 0 };
-    int rc = prepare(cfg, &shape, &s, err, len);
+    pool p;
+    int rc = pool_init(&p, cfg, &shape, err, len);
     if (rc != SB_OK) {
-        release(cfg, &s);
+        pool_free(&p);
         return rc;
     }
 
     const double start = sb_now();
-    uint64_t done = 0;
-    /* With a feed and no count asked, read to the end of the input. */
-    const uint64_t limit = cfg->samples ? cfg->samples : UINT64_MAX;
     int ended = 0, feed_status = SB_OK;
-    for (uint64_t chunk = 0; done < limit; chunk++) {
-        uint64_t want = limit - done < SB_CHUNK_SAMPLES
-                      ? limit - done : SB_CHUNK_SAMPLES;
-        if (cfg->feed) {
-            uint64_t got = feed_chunk(cfg, &s, want, &ended, &feed_status);
-            done += got;
-            if (cfg->progress)
-                cfg->progress(cfg->progress_ctx, done, cfg->samples);
-            if (got < want)
-                break;      /* ended, stopped, or the input went wrong */
-            continue;
-        }
-        uint64_t got = run_chunk(cfg, &shape, &s, chunk, want, &rc);
-        done += got;
-        if (s.alg_status != SB_OK) {
-            snprintf(err, len, "cannot run at n = %zu on the source '%s' "
-                     "(%s): the source cannot serve a deck this size", n,
-                     cfg->rng, sb_status_str(s.alg_status));
-            release(cfg, &s);
-            return rc;
-        }
-        if (rc == SB_ERANGE) {
-            snprintf(err, len, "randomness source '%s' got stuck after %llu "
-                     "samples: its outputs stopped varying", cfg->rng,
-                     (unsigned long long)done);
-            release(cfg, &s);
-            return rc;
-        }
-        if (rc != SB_OK) {
-            snprintf(err, len, "'%s' made a draw that the source '%s' "
-                     "cannot make: %s", cfg->alg->name, cfg->rng,
-                     sb_status_str(rc));
-            release(cfg, &s);
-            return rc;
-        }
-        if (cfg->progress)
-            cfg->progress(cfg->progress_ctx, done, cfg->samples);
-        if (got < want)
-            break;          /* stopped */
+    if (cfg->feed)
+        feed_status = read_feed(&p, &ended);
+    else
+        rc = sample(&p, err, len);
+    sb_run_counts total;
+    if (rc == SB_OK)
+        rc = collect(&p, &total);
+    if (rc != SB_OK) {
+        if (rc == SB_ENOMEM && !err[0])
+            snprintf(err, len, "out of memory merging the counts");
+        pool_free(&p);
+        return rc;
     }
 
+    const uint64_t done = total.done;
     rep->run.kind = shape.kind;
-    rep->run.n = n;
+    rep->run.n = shape.n;
     rep->run.done = done;
     rep->run.seed = cfg->seed;
     rep->run.stream_version = SB_STREAM_VERSION;
+    rep->run.threads = p.n_workers;
     if (cfg->feed) {
         /* Read to the end: as many as there were. */
         rep->run.algorithm = cfg->feed->name;
@@ -271,43 +693,31 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
             rep->run.literature = cfg->alg->literature == SB_LIT_UNIFORM
                                 ? "uniform" : "biased";
         rep->run.samples = cfg->samples;
+        if (cfg->first_chunk || cfg->end_chunk) {
+            /* A part: its share of the run's samples. */
+            const uint64_t lo = cfg->first_chunk * SB_CHUNK_SAMPLES;
+            const uint64_t hi = p.end * SB_CHUNK_SAMPLES;
+            rep->run.part_first = cfg->first_chunk;
+            rep->run.part_end = p.end;
+            rep->run.run_samples = cfg->samples;
+            rep->run.samples = (hi < cfg->samples ? hi : cfg->samples)
+                             - (lo < cfg->samples ? lo : cfg->samples);
+        }
         rep->run.rng = cfg->rng;
-        rep->run.rng_seed = sb_rng_seed_used(s.rng, &rep->run.rng_seed_bits);
-        rep->run.partial = done < cfg->samples;
-    }
-    if (!cfg->feed && cfg->alg->tally) {
-        rep->run.tally_name = cfg->alg->tally_name;
-        cfg->alg->tally(s.alg_state, &rep->run.tally);
-    }
-    rep->run.suspect_alpha = SB_SUSPECT_ALPHA;
-    rep->run.fail_alpha = SB_FAIL_ALPHA;
-
-    rep->results = calloc(cfg->n_stats ? cfg->n_stats : 1,
-                          sizeof *rep->results);
-    if (!rep->results) {
-        release(cfg, &s);
-        snprintf(err, len, "out of memory finalizing the run");
-        return SB_ENOMEM;
-    }
-    rep->n_results = cfg->n_stats;
-    /* The detectable effect is computed at the fail threshold a single
-       statistic faces in the worst case of Holm's procedure. */
-    const double alpha = SB_FAIL_ALPHA / (double)(cfg->n_stats ? cfg->n_stats : 1);
-    for (size_t i = 0; i < cfg->n_stats; i++) {
-        rc = cfg->stats[i]->finalize(s.acc[i], done, alpha, &rep->results[i]);
-        if (rc != SB_OK) {
-            snprintf(err, len, "statistic '%s' could not be computed: %s",
-                     cfg->stats[i]->name, sb_status_str(rc));
-            release(cfg, &s);
-            sb_report_release(rep);
-            return rc;
+        rep->run.rng_seed = sb_rng_seed_used(p.rng, &rep->run.rng_seed_bits);
+        rep->run.partial = done < rep->run.samples;
+        if (total.has_tally) {
+            rep->run.tally_name = cfg->alg->tally_name;
+            rep->run.tally = total.tally;
         }
     }
-    sb_battery_holm(rep->results, rep->n_results);
-    rep->verdict = sb_battery_verdicts(rep->results, rep->n_results,
-                                       SB_SUSPECT_ALPHA, SB_FAIL_ALPHA);
+    rc = sb_report_results(rep, cfg->stats, cfg->n_stats, total.acc, done,
+                           err, len);
+    sb_run_counts_free(&total, cfg->stats, cfg->n_stats);
+    pool_free(&p);
+    if (rc != SB_OK)
+        return rc;
     rep->run.seconds = sb_now() - start;
-    release(cfg, &s);
     return SB_OK;
 }
 

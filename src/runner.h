@@ -17,8 +17,14 @@
 #include "shufflebias/report.h"
 #include "shufflebias/shuffle.h"
 #include "shufflebias/stat.h"
+#include "src/chunks.h"
 
 #define SB_CHUNK_SAMPLES 65536u
+
+/* Samples per block: the algorithm makes a block, then each statistic
+   counts it in one call.  Part of what a seed means (the serial statistic
+   pairs samples within a block), so state files record it. */
+#define SB_BLOCK_SAMPLES 64u
 
 /* Samples made outside (src/input.h: a file, standard input, a user's
    program) instead of by an algorithm. */
@@ -33,6 +39,17 @@ typedef struct sb_feed {
     int (*read)(void *ctx, sb_card *out, size_t want, size_t *got);
     void *ctx;
 } sb_feed;
+
+/* The counts of a run so far, as a state file keeps them (src/state.h):
+   one accumulator per statistic of the run, in its order, and which chunks
+   they hold. */
+typedef struct sb_run_counts {
+    void **acc;            /* n_stats accumulators */
+    sb_chunks chunks;      /* the chunks counted, each whole */
+    uint64_t done;         /* samples counted */
+    int has_tally;         /* 1 when the algorithm keeps a tally */
+    sb_tally tally;        /* its tally over those samples */
+} sb_run_counts;
 
 typedef struct sb_run_config {
     const sb_shuffle_type *alg;     /* NULL when 'feed' is set */
@@ -49,8 +66,28 @@ typedef struct sb_run_config {
     const sb_stat_type *const *stats;
     size_t n_stats;
     /* Threads that make and count samples; 0 or 1: the calling thread
-       alone.  The counts never depend on it. */
+       alone.  The counts never depend on it.  A source that is one
+       sequential stream (every backend but the fast generator) and a
+       feed always run on one thread. */
     unsigned threads;
+    /* A part of a run split between machines: only chunks [first_chunk,
+       end_chunk) of the run's samples are made (end_chunk 0: to the
+       last).  Ignored with a feed. */
+    uint64_t first_chunk, end_chunk;
+    /* Counts to start from, for a resumed run: their chunks are not made
+       again.  Must have been made with the same algorithm, arguments,
+       samples, seed, source and statistics (src/state.c checks).  May be
+       NULL; not changed. */
+    const sb_run_counts *resume;
+    /* State files: called with the counts so far about every
+       'checkpoint_seconds' (0: after every chunk) and once when the run
+       ends, stopped or not.  While it is set, a stop request ends the run
+       between chunks only (each running thread finishes its chunk), so
+       that the counts are always of whole chunks.  A status other than
+       SB_OK ends the run with that status.  May be NULL. */
+    int (*checkpoint)(void *ctx, const sb_run_counts *counts);
+    void *checkpoint_ctx;
+    double checkpoint_seconds;
     /* Set (from a signal handler) to end the run early: the report then
        covers the samples done and is marked partial.  May be NULL. */
     volatile sig_atomic_t *stop;
@@ -72,6 +109,26 @@ typedef struct sb_run_config {
 int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len);
 
 void sb_report_release(sb_report *rep);
+
+/* Accumulators for 'stats' on samples of 'shape', zeroed, in 'c' (chunks
+   empty, done 0).  SB_OK or SB_ENOMEM (then nothing is left allocated). */
+int sb_run_counts_alloc(sb_run_counts *c, const sb_stat_type *const *stats,
+                        size_t n_stats, const sb_shape *shape);
+/* Add the accumulators, samples and tally of 'from' into 'into' (the
+   chunks are the caller's to join: a merge of different seeds keeps
+   them apart).  SB_OK, or what a statistic's merge returned. */
+int sb_run_counts_merge(sb_run_counts *into, const sb_run_counts *from,
+                        const sb_stat_type *const *stats, size_t n_stats);
+void sb_run_counts_free(sb_run_counts *c, const sb_stat_type *const *stats,
+                        size_t n_stats);
+
+/* Fill rep->results from the accumulators 'acc' of 'stats' over 'done'
+   samples: finalize each, Holm's correction, the verdicts.  The rest of
+   rep->run is the caller's.  SB_OK, or a status with a reason in 'err'
+   (then rep holds no results). */
+int sb_report_results(sb_report *rep, const sb_stat_type *const *stats,
+                      size_t n_stats, void *const *acc, uint64_t done,
+                      char *err, size_t len);
 
 /* Seconds since an arbitrary origin, for timing only. */
 double sb_now(void);

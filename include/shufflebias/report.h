@@ -69,7 +69,19 @@ typedef struct sb_run_info {
                                   sb_escalate; 0 after a bare sb_run) */
     double suspect_alpha;      /* verdict thresholds on Holm-adjusted p */
     double fail_alpha;
-    double seconds;            /* wall-clock time: the only timing field */
+    /* A part of a run split between machines (--part): chunks
+       [part_first, part_end) of a run of 'run_samples' samples, whose
+       share is 'samples'.  All 0 for a whole run. */
+    uint64_t part_first, part_end, run_samples;
+    /* A report merged from state files: how many, and the distinct seeds
+       their samples came from (when more than one, 'seed' means
+       nothing). */
+    size_t merged_files;
+    const uint64_t *merged_seeds;
+    size_t n_merged_seeds;
+    /* Timing: nothing else depends on these. */
+    unsigned threads;          /* threads that made samples */
+    double seconds;            /* wall-clock time */
 } sb_run_info;
 
 /* The first run and up to eight escalations (src/escalate.h). */
