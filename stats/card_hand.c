@@ -29,9 +29,11 @@
  * Memory: n x H 64-bit counts, n capped at 4096 as for position.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 #define CARD_HAND_N_MAX 4096
 
@@ -132,6 +134,48 @@ static void card_hand_free(void *acc)
     free(acc);
 }
 
+/* State files (stats/saved.h): the key, then the n x H counts when the
+   deals are counted (nothing after the key when they are not).  Besides a
+   wrong length or key, refused: cards that were not all dealt the same
+   number of times, and a hand that did not get n/H cards per deal (its
+   column summing to n/H times a card's total). */
+static uint64_t card_hand_key(const card_hand_acc *a)
+{
+    return sb_saved_key(sb_stat_card_hand.name, SB_KIND_DEAL, a->n, a->n,
+                        a->hands);
+}
+
+static size_t card_hand_cells(const card_hand_acc *a)
+{
+    return a->counting ? a->n * a->hands : 0;
+}
+
+static int card_hand_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const card_hand_acc *a = acc;
+    return sb_saved_counts(card_hand_key(a), a->counts, card_hand_cells(a),
+                           words, count);
+}
+
+static int card_hand_load(void *acc, const uint64_t *words, size_t count)
+{
+    card_hand_acc *a = acc;
+    const size_t cells = card_hand_cells(a);
+    const uint64_t *c = sb_saved_body(words, count, card_hand_key(a), cells);
+    if (c == NULL)
+        return SB_EINVAL;
+    if (cells == 0)
+        return SB_OK;
+    const size_t n = a->n, h = a->hands;
+    uint64_t deals, in_hand;
+    if (!sb_saved_lines_equal(c, n, h, h, 1, &deals)
+        || !sb_saved_lines_equal(c, h, 1, n, h, &in_hand)
+        || deals > UINT64_MAX / (n / h) || in_hand != deals * (n / h))
+        return SB_EINVAL;
+    memcpy(a->counts, c, cells * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_card_hand = {
     .name = "card-hand",
     .sees = "how often each card is dealt to each hand (card x hand "
@@ -145,4 +189,6 @@ const sb_stat_type sb_stat_card_hand = {
     .merge = card_hand_merge,
     .finalize = card_hand_finalize,
     .free = card_hand_free,
+    .save = card_hand_save,
+    .load = card_hand_load,
 };

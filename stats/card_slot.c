@@ -34,9 +34,11 @@
  * at 4096 as for position.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 #define CARD_SLOT_N_MAX 4096
 
@@ -120,6 +122,39 @@ static void card_slot_free(void *acc)
     free(acc);
 }
 
+/* State files (stats/saved.h): the key, then the k x n counts as they
+   are kept.  Besides a wrong length or key, refused: slots that were not
+   all filled the same number of times (one card each per draw), and a
+   card drawn more often than there were draws (at most once per draw). */
+static uint64_t card_slot_key(const card_slot_acc *a)
+{
+    return sb_saved_key(sb_stat_card_slot.name, SB_KIND_DRAW, a->n, a->k, 0);
+}
+
+static int card_slot_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const card_slot_acc *a = acc;
+    return sb_saved_counts(card_slot_key(a), a->counts, a->k * a->n, words,
+                           count);
+}
+
+static int card_slot_load(void *acc, const uint64_t *words, size_t count)
+{
+    card_slot_acc *a = acc;
+    const size_t n = a->n, k = a->k;
+    const uint64_t *c = sb_saved_body(words, count, card_slot_key(a), k * n);
+    uint64_t draws;
+    if (c == NULL || !sb_saved_lines_equal(c, k, n, n, 1, &draws))
+        return SB_EINVAL;
+    for (size_t card = 0; k > 0 && card < n; card++) {
+        uint64_t drawn;
+        if (!sb_saved_sum(c + card, k, n, &drawn) || drawn > draws)
+            return SB_EINVAL;
+    }
+    memcpy(a->counts, c, k * n * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_card_slot = {
     .name = "card-slot",
     .sees = "how often each card is drawn first, second, ... or not at "
@@ -133,4 +168,6 @@ const sb_stat_type sb_stat_card_slot = {
     .merge = card_slot_merge,
     .finalize = card_slot_finalize,
     .free = card_slot_free,
+    .save = card_slot_save,
+    .load = card_slot_load,
 };

@@ -106,6 +106,7 @@
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 /* The table: at most SLOTS_MAX slots, at most half of them used. */
 #define SLOTS_START (1u << 12)
@@ -685,6 +686,138 @@ static void collisions_free(void *acc)
     free(a);
 }
 
+/* ---- state files ------------------------------------------------------
+
+   The words (stats/saved.h): the key, j, the 'starved' flag, the number E
+   of kept fingerprints, then E triples (hi, lo, count), sorted by
+   fingerprint, so that the words depend on what was kept and not on where
+   the table happened to put it: one accumulator fed every sample and
+   accumulators merged in any order save the same words.
+
+   'load' trusts none of it.  It refuses (SB_EINVAL) a wrong length, key
+   or count of entries, more entries than CAP (a table holding them could
+   not keep its load at 1/2, and a full table would make the probes loop),
+   j above 64, a flag other than 0 or 1, and any entry that no
+   accumulator can hold: the empty fingerprint {0, 0}, one whose top j
+   bits are not all 0 (the kept fraction would have dropped it), a count
+   of 0, a count above 2^32 (counts saturate at 2^32: 'extra' is a 32-bit
+   count - 1), and a fingerprint given twice.  The table is first grown to
+   hold every entry at load 1/2, so that no insertion can grow it or raise
+   j; each entry then goes through 'insert', as a merged one would. */
+#define SAVED_HEADER 3    /* j, starved, entries: words after the key */
+#define SAVED_ENTRY 3     /* hi, lo, count */
+#define SAVED_COUNT_MAX ((uint64_t)UINT32_MAX + 1)
+
+/* The key covers the hash keys' seed too: fingerprints made with other
+   keys could not be merged with these. */
+static uint64_t collisions_key(const collisions_acc *a)
+{
+    return sb_saved_mix(sb_saved_key(sb_stat_collisions.name, a->kind, a->n,
+                                     a->len, a->hands),
+                        KEY_SEED);
+}
+
+/* Saved entries in fingerprint order. */
+static int entry_cmp(const void *x, const void *y)
+{
+    const uint64_t *p = x, *q = y;
+    if (p[0] != q[0])
+        return p[0] < q[0] ? -1 : 1;
+    return p[1] < q[1] ? -1 : p[1] > q[1];
+}
+
+static int collisions_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const collisions_acc *a = acc;
+    uint64_t *body;
+    int st = sb_saved_alloc(collisions_key(a),
+                            SAVED_HEADER + SAVED_ENTRY * a->entries, words,
+                            count, &body);
+    if (st != SB_OK)
+        return st;
+    body[0] = a->j;
+    body[1] = (uint64_t)a->starved;
+    body[2] = a->entries;
+    uint64_t *e = body + SAVED_HEADER;
+    for (size_t i = 0; i < a->slots; i++)
+        if (!is_empty(a->keys[i])) {
+            e[0] = a->keys[i].hi;
+            e[1] = a->keys[i].lo;
+            e[2] = (uint64_t)a->extra[i] + 1;
+            e += SAVED_ENTRY;
+        }
+    qsort(body + SAVED_HEADER, a->entries, SAVED_ENTRY * sizeof *body,
+          entry_cmp);
+    return SB_OK;
+}
+
+/* Whether fingerprint 'k' is in the table (which has an empty slot: its
+   load is at most 1/2). */
+static int contains(const collisions_acc *a, fp128 k)
+{
+    const size_t mask = a->slots - 1;
+    for (size_t i = k.lo & mask;; i = (i + 1) & mask) {
+        if (a->keys[i].hi == k.hi && a->keys[i].lo == k.lo)
+            return 1;
+        if (is_empty(a->keys[i]))
+            return 0;
+    }
+}
+
+/* Back to what alloc made: nothing kept, f = 1 (the table keeps its
+   size). */
+static void collisions_clear(collisions_acc *a)
+{
+    memset(a->keys, 0, a->slots * sizeof *a->keys);
+    memset(a->extra, 0, a->slots * sizeof *a->extra);
+    a->entries = 0;
+    a->j = 0;
+    a->drop_mask = 0;
+    a->starved = 0;
+}
+
+static int collisions_load(void *acc, const uint64_t *words, size_t count)
+{
+    collisions_acc *a = acc;
+    if (words == NULL || count < 1 + SAVED_HEADER)
+        return SB_EINVAL;
+    const uint64_t entries = words[3];    /* after the key, j and flag */
+    if (entries > CAP)
+        return SB_EINVAL;
+    const uint64_t *w = sb_saved_body(words, count, collisions_key(a),
+                                      SAVED_HEADER
+                                      + SAVED_ENTRY * (size_t)entries);
+    if (w == NULL || w[0] > 64 || w[1] > 1)
+        return SB_EINVAL;
+    const unsigned j = (unsigned)w[0];
+    const uint64_t drop = mask_for(j);
+    const uint64_t *e = w + SAVED_HEADER;
+    for (size_t i = 0; i < entries; i++, e += SAVED_ENTRY) {
+        const fp128 k = { e[0], e[1] };
+        if (is_empty(k) || (k.hi & drop) || e[2] == 0
+            || e[2] > SAVED_COUNT_MAX)
+            return SB_EINVAL;
+    }
+
+    collisions_clear(a);
+    while (a->slots / 2 < entries)
+        if (!grow(a))
+            return SB_ENOMEM;
+    a->j = j;
+    a->drop_mask = drop;
+    a->starved = (int)w[1];
+    e = w + SAVED_HEADER;
+    for (size_t i = 0; i < entries; i++, e += SAVED_ENTRY) {
+        const fp128 k = { e[0], e[1] };
+        if (contains(a, k)) {
+            collisions_clear(a);
+            return SB_EINVAL;
+        }
+        insert(a, k, e[2]);
+    }
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_collisions = {
     .name = "collisions",
     .sees = "how many samples repeat an earlier one exactly (the birthday "
@@ -698,4 +831,6 @@ const sb_stat_type sb_stat_collisions = {
     .merge = collisions_merge,
     .finalize = collisions_finalize,
     .free = collisions_free,
+    .save = collisions_save,
+    .load = collisions_load,
 };

@@ -23,6 +23,7 @@
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 typedef struct cycles_acc {
     size_t n;               /* deck size */
@@ -112,6 +113,33 @@ static void cycles_free(void *acc)
     free(acc);
 }
 
+/* State files (stats/saved.h): the key, then counts[0..n] ('seen' is
+   scratch).  Refused besides a wrong length or key: a total beyond 64
+   bits, and samples of no cycle (the walk from position 0 always starts
+   one). */
+static uint64_t cycles_key(const cycles_acc *a)
+{
+    return sb_saved_key(sb_stat_cycles.name, SB_KIND_PERMUTATION, a->n,
+                        a->n, 0);
+}
+
+static int cycles_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const cycles_acc *a = acc;
+    return sb_saved_counts(cycles_key(a), a->counts, a->n + 1, words, count);
+}
+
+static int cycles_load(void *acc, const uint64_t *words, size_t count)
+{
+    cycles_acc *a = acc;
+    const uint64_t *c = sb_saved_histogram(words, count, cycles_key(a),
+                                           a->n + 1);
+    if (c == NULL || c[0] != 0)
+        return SB_EINVAL;
+    memcpy(a->counts, c, (a->n + 1) * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_cycles = {
     .name = "cycles",
     .sees = "how many cycles each permutation has",
@@ -124,4 +152,6 @@ const sb_stat_type sb_stat_cycles = {
     .merge = cycles_merge,
     .finalize = cycles_finalize,
     .free = cycles_free,
+    .save = cycles_save,
+    .load = cycles_load,
 };

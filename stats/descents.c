@@ -33,10 +33,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 typedef struct descents_acc {
     size_t n;               /* deck size */
@@ -111,6 +113,31 @@ static void descents_free(void *acc)
     free(acc);
 }
 
+/* State files (stats/saved.h): the key, then counts[0..n-1].  Refused:
+   a wrong length or key, a total beyond 64 bits. */
+static uint64_t descents_key(const descents_acc *a)
+{
+    return sb_saved_key(sb_stat_descents.name, SB_KIND_PERMUTATION, a->n,
+                        a->n, 0);
+}
+
+static int descents_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const descents_acc *a = acc;
+    return sb_saved_counts(descents_key(a), a->counts, a->n, words, count);
+}
+
+static int descents_load(void *acc, const uint64_t *words, size_t count)
+{
+    descents_acc *a = acc;
+    const uint64_t *c = sb_saved_histogram(words, count, descents_key(a),
+                                           a->n);
+    if (c == NULL)
+        return SB_EINVAL;
+    memcpy(a->counts, c, a->n * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_descents = {
     .name = "descents",
     .sees = "how many cards are followed by a lower card",
@@ -123,4 +150,6 @@ const sb_stat_type sb_stat_descents = {
     .merge = descents_merge,
     .finalize = descents_finalize,
     .free = descents_free,
+    .save = descents_save,
+    .load = descents_load,
 };

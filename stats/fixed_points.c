@@ -17,10 +17,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 typedef struct fixed_points_acc {
     size_t n;             /* deck size */
@@ -97,6 +99,34 @@ static void fixed_points_free(void *acc)
     free(acc);
 }
 
+/* State files (stats/saved.h): the key, then counts[0..n].  Refused
+   besides a wrong length or key: a total beyond 64 bits, and decks of
+   n >= 2 cards with n - 1 fixed points (the last card would have nowhere
+   else to go). */
+static uint64_t fixed_points_key(const fixed_points_acc *a)
+{
+    return sb_saved_key(sb_stat_fixed_points.name, SB_KIND_PERMUTATION, a->n,
+                        a->n, 0);
+}
+
+static int fixed_points_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const fixed_points_acc *a = acc;
+    return sb_saved_counts(fixed_points_key(a), a->counts, a->n + 1, words,
+                           count);
+}
+
+static int fixed_points_load(void *acc, const uint64_t *words, size_t count)
+{
+    fixed_points_acc *a = acc;
+    const uint64_t *c = sb_saved_histogram(words, count, fixed_points_key(a),
+                                           a->n + 1);
+    if (c == NULL || (a->n >= 2 && c[a->n - 1] != 0))
+        return SB_EINVAL;
+    memcpy(a->counts, c, (a->n + 1) * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_fixed_points = {
     .name = "fixed-points",
     .sees = "how many cards end where they started",
@@ -109,4 +139,6 @@ const sb_stat_type sb_stat_fixed_points = {
     .merge = fixed_points_merge,
     .finalize = fixed_points_finalize,
     .free = fixed_points_free,
+    .save = fixed_points_save,
+    .load = fixed_points_load,
 };

@@ -54,6 +54,7 @@
 #include "stats/gof.h"
 #include "stats/hands.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 #define HAND_PATTERNS_N_MAX 1040
 /* At most this many counts (hands x patterns): 16 MB. */
@@ -268,6 +269,48 @@ static int hand_patterns_finalize(const void *acc, uint64_t samples,
     return st;
 }
 
+/* State files (stats/saved.h): the key, then the H x patterns counts
+   when they are counted (nothing after the key when they are not; the
+   pattern numbering is a function of the shape).  Besides a wrong length
+   or key, refused: hands whose counts do not all sum to one total (every
+   deal gives every hand one pattern). */
+static uint64_t hand_patterns_key(const hand_patterns_acc *a)
+{
+    return sb_saved_key(sb_stat_hand_patterns.name, a->view.kind, a->view.n,
+                        a->view.n, a->view.hands);
+}
+
+static size_t hand_patterns_cells(const hand_patterns_acc *a)
+{
+    return a->counting ? a->view.hands * a->pat.count : 0;
+}
+
+static int hand_patterns_save(const void *acc, uint64_t **words,
+                              size_t *count)
+{
+    const hand_patterns_acc *a = acc;
+    return sb_saved_counts(hand_patterns_key(a), a->counts,
+                           hand_patterns_cells(a), words, count);
+}
+
+static int hand_patterns_load(void *acc, const uint64_t *words, size_t count)
+{
+    hand_patterns_acc *a = acc;
+    const size_t cells = hand_patterns_cells(a);
+    const uint64_t *c = sb_saved_body(words, count, hand_patterns_key(a),
+                                      cells);
+    uint64_t deals;
+    if (c == NULL)
+        return SB_EINVAL;
+    if (cells == 0)
+        return SB_OK;
+    if (!sb_saved_lines_equal(c, a->view.hands, a->pat.count, a->pat.count,
+                              1, &deals))
+        return SB_EINVAL;
+    memcpy(a->counts, c, cells * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_hand_patterns = {
     .name = "hand-patterns",
     .sees = "the suit pattern of each hand (4-4-3-2, 5-3-3-2, ...), hand "
@@ -281,4 +324,6 @@ const sb_stat_type sb_stat_hand_patterns = {
     .merge = hand_patterns_merge,
     .finalize = hand_patterns_finalize,
     .free = hand_patterns_free,
+    .save = hand_patterns_save,
+    .load = hand_patterns_load,
 };

@@ -52,6 +52,7 @@
 #include "stats/gof.h"
 #include "stats/hands.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 #define HCP_N_MAX 1040
 /* The first card worth a point: the jack of clubs. */
@@ -200,6 +201,44 @@ static int hcp_finalize(const void *acc, uint64_t samples, double fail_alpha,
     return st;
 }
 
+/* State files (stats/saved.h): the key, then the H x k counts when they
+   are counted (nothing after the key when they are not; 'sum' is scratch,
+   zero between deals).  Besides a wrong length or key, refused: hands
+   whose counts do not all sum to one total (every deal gives every hand
+   one count of points). */
+static uint64_t hcp_key(const hcp_acc *a)
+{
+    return sb_saved_key(sb_stat_hcp.name, a->view.kind, a->view.n, a->view.n,
+                        a->view.hands);
+}
+
+static size_t hcp_cells(const hcp_acc *a)
+{
+    return a->counting ? a->view.hands * a->k : 0;
+}
+
+static int hcp_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const hcp_acc *a = acc;
+    return sb_saved_counts(hcp_key(a), a->counts, hcp_cells(a), words, count);
+}
+
+static int hcp_load(void *acc, const uint64_t *words, size_t count)
+{
+    hcp_acc *a = acc;
+    const size_t cells = hcp_cells(a);
+    const uint64_t *c = sb_saved_body(words, count, hcp_key(a), cells);
+    uint64_t deals;
+    if (c == NULL)
+        return SB_EINVAL;
+    if (cells == 0)
+        return SB_OK;
+    if (!sb_saved_lines_equal(c, a->view.hands, a->k, a->k, 1, &deals))
+        return SB_EINVAL;
+    memcpy(a->counts, c, cells * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_hcp = {
     .name = "hcp",
     .sees = "the high-card points of each hand (ace 4, king 3, queen 2, "
@@ -213,4 +252,6 @@ const sb_stat_type sb_stat_hcp = {
     .merge = hcp_merge,
     .finalize = hcp_finalize,
     .free = hcp_free,
+    .save = hcp_save,
+    .load = hcp_load,
 };

@@ -39,6 +39,7 @@
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 #define INVERSIONS_N_MAX 1024
 /* Up to this many cards, the seen cards fit one 64-bit mask. */
@@ -172,6 +173,33 @@ static void inversions_free(void *acc)
     free(acc);
 }
 
+/* State files (stats/saved.h): the key, then counts[0..max] (the tree
+   is scratch).  Refused: a wrong length or key, a total beyond 64
+   bits. */
+static uint64_t inversions_key(const inversions_acc *a)
+{
+    return sb_saved_key(sb_stat_inversions.name, SB_KIND_PERMUTATION, a->n,
+                        a->n, 0);
+}
+
+static int inversions_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const inversions_acc *a = acc;
+    return sb_saved_counts(inversions_key(a), a->counts, a->max + 1, words,
+                           count);
+}
+
+static int inversions_load(void *acc, const uint64_t *words, size_t count)
+{
+    inversions_acc *a = acc;
+    const uint64_t *c = sb_saved_histogram(words, count, inversions_key(a),
+                                           a->max + 1);
+    if (c == NULL)
+        return SB_EINVAL;
+    memcpy(a->counts, c, (a->max + 1) * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_inversions = {
     .name = "inversions",
     .sees = "how many pairs of cards are out of order (Kendall distance "
@@ -185,4 +213,6 @@ const sb_stat_type sb_stat_inversions = {
     .merge = inversions_merge,
     .finalize = inversions_finalize,
     .free = inversions_free,
+    .save = inversions_save,
+    .load = inversions_load,
 };

@@ -80,10 +80,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <gsl/gsl_cdf.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 /* The smallest deck played: two cards each. */
 #define SOLITAIRE_N_MIN 4
@@ -294,6 +296,32 @@ static void solitaire_free(void *acc)
     free(a);
 }
 
+/* State files (stats/saved.h): the key, then Alice's wins ('pos' is
+   scratch).  Besides a wrong length or key, refused: wins on a deck too
+   small to play, where nothing is counted.  Wins above the samples are
+   refused by finalize, which alone knows the samples. */
+static uint64_t solitaire_key(const solitaire_acc *a)
+{
+    return sb_saved_key(sb_stat_new_age_solitaire.name, SB_KIND_PERMUTATION,
+                        a->n, a->n, 0);
+}
+
+static int solitaire_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const solitaire_acc *a = acc;
+    return sb_saved_counts(solitaire_key(a), &a->wins, 1, words, count);
+}
+
+static int solitaire_load(void *acc, const uint64_t *words, size_t count)
+{
+    solitaire_acc *a = acc;
+    const uint64_t *w = sb_saved_body(words, count, solitaire_key(a), 1);
+    if (w == NULL || (a->n < SOLITAIRE_N_MIN && w[0] != 0))
+        return SB_EINVAL;
+    a->wins = w[0];
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_new_age_solitaire = {
     .name = "new-age-solitaire",
     .sees = "who wins Alice and Bob's race for the top half in order and "
@@ -307,4 +335,6 @@ const sb_stat_type sb_stat_new_age_solitaire = {
     .merge = solitaire_merge,
     .finalize = solitaire_finalize,
     .free = solitaire_free,
+    .save = solitaire_save,
+    .load = solitaire_load,
 };

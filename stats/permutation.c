@@ -39,10 +39,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 #define PERMUTATION_N_MAX 10
 #define PERMUTATION_TABLE_MAX 6
@@ -207,6 +209,31 @@ static void permutation_free(void *acc)
     free(acc);
 }
 
+/* State files (stats/saved.h): the key, then counts[0..n!-1].  Refused:
+   a wrong length or key, a total beyond 64 bits. */
+static uint64_t permutation_key(const permutation_acc *a)
+{
+    return sb_saved_key(sb_stat_permutation.name, SB_KIND_PERMUTATION, a->n,
+                        a->n, 0);
+}
+
+static int permutation_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const permutation_acc *a = acc;
+    return sb_saved_counts(permutation_key(a), a->counts, a->k, words, count);
+}
+
+static int permutation_load(void *acc, const uint64_t *words, size_t count)
+{
+    permutation_acc *a = acc;
+    const uint64_t *c = sb_saved_histogram(words, count, permutation_key(a),
+                                           a->k);
+    if (c == NULL)
+        return SB_EINVAL;
+    memcpy(a->counts, c, a->k * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_permutation = {
     .name = "permutation",
     .sees = "how often each whole order of a small deck comes out (n! "
@@ -220,4 +247,6 @@ const sb_stat_type sb_stat_permutation = {
     .merge = permutation_merge,
     .finalize = permutation_finalize,
     .free = permutation_free,
+    .save = permutation_save,
+    .load = permutation_load,
 };

@@ -44,11 +44,13 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/poker.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 /* The deck it applies to, and the cards it looks at. */
 #define POKER7_N 52
@@ -113,6 +115,32 @@ static void poker7_free(void *acc)
     free(acc);
 }
 
+/* State files (stats/saved.h): the key, then the counts by category.
+   Refused: a wrong length or key, a total beyond 64 bits. */
+static uint64_t poker7_key(void)
+{
+    return sb_saved_key(sb_stat_poker7.name, SB_KIND_PERMUTATION, POKER7_N,
+                        POKER7_N, 0);
+}
+
+static int poker7_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const poker7_acc *a = acc;
+    return sb_saved_counts(poker7_key(), a->counts, SB_POKER_CATEGORIES,
+                           words, count);
+}
+
+static int poker7_load(void *acc, const uint64_t *words, size_t count)
+{
+    poker7_acc *a = acc;
+    const uint64_t *c = sb_saved_histogram(words, count, poker7_key(),
+                                           SB_POKER_CATEGORIES);
+    if (c == NULL)
+        return SB_EINVAL;
+    memcpy(a->counts, c, SB_POKER_CATEGORIES * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_poker7 = {
     .name = "poker7",
     .sees = "the best poker hand among the top seven cards of a 52-card "
@@ -126,4 +154,6 @@ const sb_stat_type sb_stat_poker7 = {
     .merge = poker7_merge,
     .finalize = poker7_finalize,
     .free = poker7_free,
+    .save = poker7_save,
+    .load = poker7_load,
 };

@@ -30,9 +30,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 #define POSITION_N_MAX 4096
 #define POSITION_TABLE_MAX 1024
@@ -167,6 +169,37 @@ static void position_free(void *acc)
     free(acc);
 }
 
+/* State files (stats/saved.h): the key, then the n x n counts as they
+   are kept.  Besides a wrong length or key, a table whose positions and
+   cards do not all sum to one total is refused: each sample puts one card
+   at each position and each card at one position. */
+static uint64_t position_key(const position_acc *a)
+{
+    return sb_saved_key(sb_stat_position.name, SB_KIND_PERMUTATION, a->n,
+                        a->n, 0);
+}
+
+static int position_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const position_acc *a = acc;
+    return sb_saved_counts(position_key(a), a->counts, a->n * a->n, words,
+                           count);
+}
+
+static int position_load(void *acc, const uint64_t *words, size_t count)
+{
+    position_acc *a = acc;
+    const size_t n = a->n;
+    const uint64_t *c = sb_saved_body(words, count, position_key(a), n * n);
+    uint64_t by_position, by_card;
+    if (c == NULL || !sb_saved_lines_equal(c, n, n, n, 1, &by_position)
+        || !sb_saved_lines_equal(c, n, 1, n, n, &by_card)
+        || by_position != by_card)
+        return SB_EINVAL;
+    memcpy(a->counts, c, n * n * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_position = {
     .name = "position",
     .sees = "how often each card ends at each position (card x position "
@@ -180,4 +213,6 @@ const sb_stat_type sb_stat_position = {
     .merge = position_merge,
     .finalize = position_finalize,
     .free = position_free,
+    .save = position_save,
+    .load = position_load,
 };

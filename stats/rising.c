@@ -43,10 +43,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 typedef struct rising_acc {
     size_t n;               /* deck size */
@@ -136,6 +138,30 @@ static void rising_free(void *acc)
     free(acc);
 }
 
+/* State files (stats/saved.h): the key, then counts[0..n-1] ('pos' is
+   scratch).  Refused: a wrong length or key, a total beyond 64 bits. */
+static uint64_t rising_key(const rising_acc *a)
+{
+    return sb_saved_key(sb_stat_rising.name, SB_KIND_PERMUTATION, a->n,
+                        a->n, 0);
+}
+
+static int rising_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const rising_acc *a = acc;
+    return sb_saved_counts(rising_key(a), a->counts, a->n, words, count);
+}
+
+static int rising_load(void *acc, const uint64_t *words, size_t count)
+{
+    rising_acc *a = acc;
+    const uint64_t *c = sb_saved_histogram(words, count, rising_key(a), a->n);
+    if (c == NULL)
+        return SB_EINVAL;
+    memcpy(a->counts, c, a->n * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_rising = {
     .name = "rising",
     .sees = "how many rising sequences each permutation has (runs of "
@@ -149,4 +175,6 @@ const sb_stat_type sb_stat_rising = {
     .merge = rising_merge,
     .finalize = rising_finalize,
     .free = rising_free,
+    .save = rising_save,
+    .load = rising_load,
 };

@@ -80,6 +80,7 @@
 #include "stats/deal_view.h"
 #include "stats/gof.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 #define PAIRS_N_MAX 2048
 
@@ -284,6 +285,74 @@ static int pairs_finalize(const void *acc, uint64_t samples,
     return SB_OK;
 }
 
+/* State files (stats/saved.h): the key, then the C(n,2) counts when they
+   are counted (nothing after the key when they are not).  Besides a wrong
+   length or key, refused: cards whose pair counts do not all sum to one
+   total, a total that is not s - 1 partners per deal, and a pair counted
+   in more deals than that makes (finalize would refuse it too). */
+static uint64_t pairs_key(const pairs_acc *a)
+{
+    return sb_saved_key(sb_stat_same_hand_pairs.name, a->view.kind,
+                        a->view.n, a->view.n, a->view.hands);
+}
+
+static size_t pairs_cells(const pairs_acc *a)
+{
+    return a->counting ? a->view.n * (a->view.n - 1) / 2 : 0;
+}
+
+static int pairs_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const pairs_acc *a = acc;
+    return sb_saved_counts(pairs_key(a), a->counts, pairs_cells(a), words,
+                           count);
+}
+
+/* Whether the counts 'c' (laid out as a->counts) give every card the
+   same number of partners, s - 1 per deal, and no pair more than the
+   deals. */
+static int pairs_consistent(const pairs_acc *a, const uint64_t *c)
+{
+    const size_t n = a->view.n, partners = a->view.size - 1;
+    uint64_t first = 0;
+    for (size_t x = 0; x < n; x++) {
+        uint64_t sum = 0;
+        for (size_t y = 0; y < n; y++) {
+            if (y == x)
+                continue;
+            const uint64_t o = x < y ? c[a->row[x] + y] : c[a->row[y] + x];
+            if (o > UINT64_MAX - sum)
+                return 0;
+            sum += o;
+        }
+        if (x > 0 && sum != first)
+            return 0;
+        first = sum;
+    }
+    if (first % partners != 0)
+        return 0;
+    const uint64_t deals = first / partners;
+    for (size_t i = 0; i < pairs_cells(a); i++)
+        if (c[i] > deals)
+            return 0;
+    return 1;
+}
+
+static int pairs_load(void *acc, const uint64_t *words, size_t count)
+{
+    pairs_acc *a = acc;
+    const size_t cells = pairs_cells(a);
+    const uint64_t *c = sb_saved_body(words, count, pairs_key(a), cells);
+    if (c == NULL)
+        return SB_EINVAL;
+    if (cells == 0)
+        return SB_OK;
+    if (!pairs_consistent(a, c))
+        return SB_EINVAL;
+    memcpy(a->counts, c, cells * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_same_hand_pairs = {
     .name = "same-hand-pairs",
     .sees = "how often each pair of cards is dealt to the same hand",
@@ -296,4 +365,6 @@ const sb_stat_type sb_stat_same_hand_pairs = {
     .merge = pairs_merge,
     .finalize = pairs_finalize,
     .free = pairs_free,
+    .save = pairs_save,
+    .load = pairs_load,
 };

@@ -74,6 +74,7 @@
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 #define SERIAL_N_MAX 4096
 
@@ -326,6 +327,62 @@ static void serial_free(void *acc)
     free(a);
 }
 
+/* State files (stats/saved.h): the key, the pairs, then the counts
+   ('pos', 'stamp' and 'now' are scratch: no pair spans two calls of
+   'add', so nothing carries over).  Besides a wrong length or key,
+   refused: for permutations a table whose rows and columns do not all
+   sum to the pairs (each pair moves every position once); for draws
+   counts that do not sum to the pairs, or overlaps below 2k - n, which
+   two hands of k cards from n cannot have. */
+static uint64_t serial_key(const serial_acc *a)
+{
+    return sb_saved_key(sb_stat_serial.name, a->kind, a->n, a->len, 0);
+}
+
+static size_t serial_cells(const serial_acc *a)
+{
+    return a->kind == SB_KIND_PERMUTATION ? a->n * a->n : a->len + 1;
+}
+
+static int serial_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const serial_acc *a = acc;
+    const size_t cells = serial_cells(a);
+    uint64_t *body;
+    int st = sb_saved_alloc(serial_key(a), 1 + cells, words, count, &body);
+    if (st != SB_OK)
+        return st;
+    body[0] = a->pairs;
+    memcpy(body + 1, a->counts, cells * sizeof *body);
+    return SB_OK;
+}
+
+static int serial_load(void *acc, const uint64_t *words, size_t count)
+{
+    serial_acc *a = acc;
+    const size_t n = a->n, cells = serial_cells(a);
+    const uint64_t *w = sb_saved_body(words, count, serial_key(a), 1 + cells);
+    if (w == NULL)
+        return SB_EINVAL;
+    const uint64_t pairs = w[0], *c = w + 1;
+    uint64_t rows, cols;
+    if (a->kind == SB_KIND_PERMUTATION) {
+        if (!sb_saved_lines_equal(c, n, n, n, 1, &rows)
+            || !sb_saved_lines_equal(c, n, 1, n, n, &cols) || rows != pairs
+            || cols != pairs)
+            return SB_EINVAL;
+    } else {
+        const size_t k = a->len, lo = 2 * k > n ? 2 * k - n : 0;
+        uint64_t below;
+        if (!sb_saved_sum(c, cells, 1, &rows) || rows != pairs
+            || !sb_saved_sum(c, lo, 1, &below) || below != 0)
+            return SB_EINVAL;
+    }
+    a->pairs = pairs;
+    memcpy(a->counts, c, cells * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_serial = {
     .name = "serial",
     .sees = "whether each sample depends on the one before it (relative "
@@ -339,4 +396,6 @@ const sb_stat_type sb_stat_serial = {
     .merge = serial_merge,
     .finalize = serial_finalize,
     .free = serial_free,
+    .save = serial_save,
+    .load = serial_load,
 };

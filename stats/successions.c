@@ -32,10 +32,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 typedef struct successions_acc {
     size_t n;               /* deck size */
@@ -113,6 +115,31 @@ static void successions_free(void *acc)
     free(acc);
 }
 
+/* State files (stats/saved.h): the key, then counts[0..n-1].  Refused:
+   a wrong length or key, a total beyond 64 bits. */
+static uint64_t successions_key(const successions_acc *a)
+{
+    return sb_saved_key(sb_stat_successions.name, SB_KIND_PERMUTATION, a->n,
+                        a->n, 0);
+}
+
+static int successions_save(const void *acc, uint64_t **words, size_t *count)
+{
+    const successions_acc *a = acc;
+    return sb_saved_counts(successions_key(a), a->counts, a->n, words, count);
+}
+
+static int successions_load(void *acc, const uint64_t *words, size_t count)
+{
+    successions_acc *a = acc;
+    const uint64_t *c = sb_saved_histogram(words, count, successions_key(a),
+                                           a->n);
+    if (c == NULL)
+        return SB_EINVAL;
+    memcpy(a->counts, c, a->n * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_successions = {
     .name = "successions",
     .sees = "how many cards are directly followed by the next card of the "
@@ -126,4 +153,6 @@ const sb_stat_type sb_stat_successions = {
     .merge = successions_merge,
     .finalize = successions_finalize,
     .free = successions_free,
+    .save = successions_save,
+    .load = successions_load,
 };

@@ -43,6 +43,7 @@
 #include "stats/gof.h"
 #include "stats/hands.h"
 #include "stats/registry.h"
+#include "stats/saved.h"
 
 #define SUIT_LENGTHS_N_MAX 1040
 
@@ -212,6 +213,48 @@ static int suit_lengths_finalize(const void *acc, uint64_t samples,
     return st;
 }
 
+/* State files (stats/saved.h): the key, then the (S H) x k counts when
+   they are counted (nothing after the key when they are not).  Besides a
+   wrong length or key, refused: suits of hands whose counts do not all
+   sum to one total (every deal gives each suit of each hand one length),
+   which finalize would refuse too. */
+static uint64_t suit_lengths_key(const suit_lengths_acc *a)
+{
+    return sb_saved_key(sb_stat_suit_lengths.name, a->view.kind, a->view.n,
+                        a->view.n, a->view.hands);
+}
+
+static size_t suit_lengths_cells(const suit_lengths_acc *a)
+{
+    return a->counting ? a->view.hands * a->suits * a->k : 0;
+}
+
+static int suit_lengths_save(const void *acc, uint64_t **words,
+                             size_t *count)
+{
+    const suit_lengths_acc *a = acc;
+    return sb_saved_counts(suit_lengths_key(a), a->counts,
+                           suit_lengths_cells(a), words, count);
+}
+
+static int suit_lengths_load(void *acc, const uint64_t *words, size_t count)
+{
+    suit_lengths_acc *a = acc;
+    const size_t cells = suit_lengths_cells(a);
+    const uint64_t *c = sb_saved_body(words, count, suit_lengths_key(a),
+                                      cells);
+    uint64_t deals;
+    if (c == NULL)
+        return SB_EINVAL;
+    if (cells == 0)
+        return SB_OK;
+    if (!sb_saved_lines_equal(c, a->view.hands * a->suits, a->k, a->k, 1,
+                              &deals))
+        return SB_EINVAL;
+    memcpy(a->counts, c, cells * sizeof *c);
+    return SB_OK;
+}
+
 const sb_stat_type sb_stat_suit_lengths = {
     .name = "suit-lengths",
     .sees = "how many cards of each suit each hand holds, hand by hand "
@@ -225,4 +268,6 @@ const sb_stat_type sb_stat_suit_lengths = {
     .merge = suit_lengths_merge,
     .finalize = suit_lengths_finalize,
     .free = suit_lengths_free,
+    .save = suit_lengths_save,
+    .load = suit_lengths_load,
 };
