@@ -36,6 +36,7 @@ int sb_cmd_list(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_test(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_audit(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_exact(const sb_cli *cli, int argc, char **argv);
+int sb_cmd_bench(const sb_cli *cli, int argc, char **argv);
 
 /* "shufflebias: <message>\n" on stderr. */
 void sb_cli_error(const char *fmt, ...)

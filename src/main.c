@@ -30,6 +30,8 @@ static const struct {
     { "exact", sb_cmd_exact, "enumerate every path of a small deck: the "
                "exact bias" },
     { "audit", sb_cmd_audit, "test every built-in shuffle, write a summary" },
+    { "bench", sb_cmd_bench, "speed, side by side with GSL's "
+               "gsl_ran_shuffle" },
 };
 
 static void usage(FILE *f)
