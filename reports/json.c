@@ -140,6 +140,24 @@ json_t *sb_report_json(const sb_report *rep)
     }
     json_object_set_new(root, "stream_version",
                         json_integer(run->stream_version));
+    if (run->part_end) {
+        /* One part of a run split between machines (--part). */
+        json_object_set_new(root, "part", json_pack(
+            "{s:I, s:I, s:I}", "first_chunk", (json_int_t)run->part_first,
+            "end_chunk", (json_int_t)run->part_end, "run_samples",
+            (json_int_t)run->run_samples));
+    }
+    if (run->merged_files) {
+        /* Merged from state files: with several seeds, "seed" above is
+           only the first file's. */
+        json_t *seeds = json_array();
+        for (size_t k = 0; k < run->n_merged_seeds; k++)
+            json_array_append_new(seeds, json_integer(
+                (json_int_t)run->merged_seeds[k]));
+        json_object_set_new(root, "merged", json_pack(
+            "{s:I, s:o}", "files", (json_int_t)run->merged_files,
+            "seeds", seeds));
+    }
     json_object_set_new(root, "verdict",
                         json_string(sb_verdict_str(rep->verdict)));
     json_object_set_new(root, "partial", json_boolean(run->partial));
@@ -191,6 +209,7 @@ json_t *sb_report_json(const sb_report *rep)
     json_object_set_new(root, "tests", tests);
     json_t *timing = json_object();
     json_object_set_new(timing, "seconds", json_real(run->seconds));
+    json_object_set_new(timing, "threads", json_integer(run->threads));
     json_object_set_new(timing, "samples_per_second",
                         json_real(run->seconds > 0
                                   ? (double)run->done / run->seconds : 0.0));

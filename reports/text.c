@@ -148,6 +148,18 @@ int sb_render_text(FILE *f, const sb_report *rep)
     else
         fprintf(f, "  rng        %s (stream version %d)\n", run->rng,
                 run->stream_version);
+    if (run->part_end)
+        fprintf(f, "  part       chunks %" PRIu64 " to %" PRIu64 " of a run "
+                "of %" PRIu64 " samples (merge the parts with 'shufflebias "
+                "merge')\n", run->part_first, run->part_end - 1,
+                run->run_samples);
+    if (run->merged_files) {
+        fprintf(f, "  merged     %zu state files, seed%s", run->merged_files,
+                run->n_merged_seeds == 1 ? "" : "s");
+        for (size_t k = 0; k < run->n_merged_seeds; k++)
+            fprintf(f, "%s%" PRIu64, k ? ", " : " ", run->merged_seeds[k]);
+        fputc('\n', f);
+    }
     if (run->tally_name && run->tally.samples)
         fprintf(f, "  %-10s %.4f per sample (sd %.3g, at most %" PRIu64
                 "; the algorithm's own count)\n", run->tally_name,
@@ -170,7 +182,13 @@ int sb_render_text(FILE *f, const sb_report *rep)
                 "record more to settle a suspect result\n");
     fprintf(f, "  thresholds suspect below %g, fail below %g (Holm-adjusted)\n",
             run->suspect_alpha, run->fail_alpha);
-    fprintf(f, "  time       %.2f s (%.3g samples/s)\n", run->seconds,
-            run->seconds > 0 ? (double)run->done / run->seconds : 0.0);
+    if (run->threads > 1)
+        fprintf(f, "  time       %.2f s (%.3g samples/s on %u threads)\n",
+                run->seconds, run->seconds > 0 ? (double)run->done
+                                                 / run->seconds : 0.0,
+                run->threads);
+    else if (!run->merged_files)
+        fprintf(f, "  time       %.2f s (%.3g samples/s)\n", run->seconds,
+                run->seconds > 0 ? (double)run->done / run->seconds : 0.0);
     return ferror(f) ? SB_EIO : SB_OK;
 }

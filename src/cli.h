@@ -36,6 +36,7 @@ int sb_cmd_list(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_test(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_audit(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_exact(const sb_cli *cli, int argc, char **argv);
+int sb_cmd_merge(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_bench(const sb_cli *cli, int argc, char **argv);
 
 /* "shufflebias: <message>\n" on stderr. */
@@ -116,8 +117,26 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
    error. */
 struct sb_run_config;
 struct sb_report;
+struct sb_state;
+/* Saving and resuming a run (--state, --resume, --part), for sb_cli_run. */
+typedef struct sb_cli_keep {
+    const char *path;         /* save the state here, NULL: nowhere */
+    struct sb_state *resume;  /* go on from this state, NULL: from the
+                                 start */
+    unsigned part, parts;     /* only part 'part' (1-based) of 'parts' of
+                                 the run's chunks; 0 for a whole run */
+} sb_cli_keep;
+/* Seconds between two saves of a state file. */
+#define SB_CLI_SAVE_SECONDS 60.0
 int sb_cli_run(struct sb_run_config *cfg, const char *tests, int quiet,
-               unsigned escalations, struct sb_report *rep);
+               unsigned escalations, const sb_cli_keep *keep,
+               struct sb_report *rep);
+
+/* --threads N: 1 .. SB_CLI_THREADS_MAX; 0, or -1 after printing the
+   error.  sb_cli_threads_default: the processors online. */
+#define SB_CLI_THREADS_MAX 256u
+int sb_cli_opt_threads(const char *arg, unsigned *out);
+unsigned sb_cli_threads_default(void);
 
 /* Run the samples of a program or a file (src/external.h) with the
    statistics named in 'tests', showing progress unless 'quiet', escalating

@@ -113,6 +113,7 @@ static int audit_one(const sb_cli *cli, const audit_options *o,
         .samples = o->samples,
         .seed = o->seed,
         .rng = o->rng,
+        .threads = sb_cli_threads_default(),
         .stop = cli->stop,
     };
     char why[256];
@@ -131,7 +132,7 @@ static int audit_one(const sb_cli *cli, const audit_options *o,
                     sb_kind_str(shape.kind), shape.n);
         return 1;
     }
-    return sb_cli_run(&cfg, NULL, o->quiet, o->escalate, rep) == 0 ? 0 : -1;
+    return sb_cli_run(&cfg, NULL, o->quiet, o->escalate, NULL, rep) == 0 ? 0 : -1;
 }
 
 static int write_file(const char *path, const sb_report *reps, size_t m,

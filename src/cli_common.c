@@ -19,6 +19,7 @@
 #include "src/external.h"
 #include "src/plugin.h"
 #include "src/runner.h"
+#include "src/state.h"
 #include "stats/registry.h"
 
 void sb_cli_error(const char *fmt, ...)
@@ -388,26 +389,103 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
 #define RUN_STATS_MAX 32
 
 /* What a stage of 'shufflebias test' needs: the configuration, whose seed
-   and samples each stage sets, and the progress line it relabels. */
+   and samples each stage sets, the progress line it relabels, and the
+   state it saves. */
 typedef struct cli_stage_ctx {
     sb_run_config *cfg;
     sb_cli_progress *progress;
     unsigned escalations;
     char label[96];
+    const sb_cli_keep *keep;
+    sb_state *save;            /* what the state files say, counts aside */
+    const sb_stage *stages;    /* the stages finished, as sb_escalate_from
+                                  fills them */
+    int save_failed;           /* a save failed: said once */
 } cli_stage_ctx;
+
+/* The checkpoint of a run with --state: write the counts so far.  A
+   failure is said once and the run goes on: its report is still worth
+   having, and the next save may succeed. */
+static int cli_save(void *ctx, const sb_run_counts *counts)
+{
+    cli_stage_ctx *c = ctx;
+    c->save->counts = *counts;
+    char err[512];
+    int rc = sb_state_write(c->keep->path, c->save, err, sizeof err);
+    memset(&c->save->counts, 0, sizeof c->save->counts);
+    if (rc != SB_OK && !c->save_failed) {
+        sb_cli_progress_end(c->progress);
+        sb_cli_error("%s; the run goes on", err);
+    }
+    c->save_failed = rc != SB_OK;
+    return SB_OK;
+}
 
 static int cli_stage(void *ctx, unsigned stage, uint64_t seed,
                      uint64_t samples, sb_report *rep, char *err, size_t len)
 {
     cli_stage_ctx *c = ctx;
-    c->cfg->seed = seed;
-    c->cfg->samples = samples;
+    sb_run_config *cfg = c->cfg;
+    cfg->seed = seed;
+    cfg->samples = samples;
     if (stage > 0) {
         snprintf(c->label, sizeof c->label, "%s, suspect: escalation %u of "
-                 "%u", c->cfg->alg->name, stage, c->escalations);
+                 "%u", cfg->alg->name, stage, c->escalations);
         sb_cli_progress_relabel(c->progress, c->label);
     }
-    return sb_run(c->cfg, rep, err, len);
+    const sb_cli_keep *keep = c->keep;
+    cfg->resume = keep->resume && keep->resume->stage == stage
+                ? &keep->resume->counts : NULL;
+    if (keep->parts) {
+        const uint64_t chunks = sb_chunk_count(samples);
+        cfg->first_chunk = chunks * (keep->part - 1) / keep->parts;
+        cfg->end_chunk = chunks * keep->part / keep->parts;
+        if (cfg->end_chunk == cfg->first_chunk) {
+            snprintf(err, len, "part %u of %u holds no chunk: %llu samples "
+                     "make %llu chunks of %u", keep->part, keep->parts,
+                     (unsigned long long)samples,
+                     (unsigned long long)chunks, SB_CHUNK_SAMPLES);
+            return SB_EINVAL;
+        }
+    }
+    if (keep->path) {
+        sb_state *st = c->save;
+        st->stage = stage;
+        memcpy(st->prior, c->stages, stage * sizeof st->prior[0]);
+        st->stage_seed = seed;
+        st->stage_samples = samples;
+        st->part_first = cfg->first_chunk;
+        st->part_end = cfg->end_chunk;
+        cfg->checkpoint = cli_save;
+        cfg->checkpoint_ctx = c;
+        cfg->checkpoint_seconds = SB_CLI_SAVE_SECONDS;
+    }
+    return sb_run(cfg, rep, err, len);
+}
+
+/* What a state file of this run says, counts aside. */
+static void describe_run(const sb_run_config *cfg, const sb_shape *shape,
+                         unsigned escalations, const sb_cli_keep *keep,
+                         sb_state *st)
+{
+    memset(st, 0, sizeof *st);
+    snprintf(st->algorithm, sizeof st->algorithm, "%s", cfg->alg->name);
+    snprintf(st->plugin, sizeof st->plugin, "%s",
+             cfg->plugin ? cfg->plugin : "");
+    sb_shuffle_format_params(cfg->alg, &cfg->args, st->params,
+                             sizeof st->params);
+    snprintf(st->rng, sizeof st->rng, "%s", cfg->rng);
+    st->shape = *shape;
+    st->stream_version = SB_STREAM_VERSION;
+    st->chunk_samples = SB_CHUNK_SAMPLES;
+    st->block_samples = SB_BLOCK_SAMPLES;
+    st->seed = cfg->seed;
+    st->samples = cfg->samples;
+    st->escalations = escalations;
+    st->part = keep->part;
+    st->parts = keep->parts;
+    st->n_stats = cfg->n_stats;
+    memcpy(st->stats, cfg->stats, cfg->n_stats * sizeof st->stats[0]);
 }
 
 /* What a stage of a program's or a file's run needs. */
@@ -524,8 +602,10 @@ int sb_cli_opt_escalate(const char *arg, unsigned *out)
 }
 
 int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
-               unsigned escalations, sb_report *rep)
+               unsigned escalations, const sb_cli_keep *keep,
+               sb_report *rep)
 {
+    static const sb_cli_keep none = { 0 };
     const sb_shuffle_type *t = cfg->alg;
     char why[256];
     if (sb_shuffle_check(t, &cfg->args, why, sizeof why) != SB_OK) {
@@ -537,6 +617,10 @@ int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
     const sb_stat_type *stats[RUN_STATS_MAX];
     if (sb_cli_stats(tests, &shape, stats, RUN_STATS_MAX, &cfg->n_stats) != 0)
         return -1;
+    if (cfg->n_stats > SB_STATE_STATS_MAX) {
+        sb_cli_error("at most %u statistics in a run", SB_STATE_STATS_MAX);
+        return -1;
+    }
     cfg->stats = stats;
     sb_cli_progress progress;
     sb_cli_progress_init(&progress, quiet, t->name);
@@ -544,21 +628,53 @@ int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
     cfg->progress_ctx = &progress;
     char err[512];
     const uint64_t seed = cfg->seed, samples = cfg->samples;
+    if (!keep)
+        keep = &none;
+    sb_state save;
+    describe_run(cfg, &shape, escalations, keep, &save);
+    sb_stage stages[SB_STAGES_MAX];
+    size_t n_prior = 0;
+    if (keep->resume) {
+        n_prior = keep->resume->stage;
+        memcpy(stages, keep->resume->prior, n_prior * sizeof stages[0]);
+    }
     cli_stage_ctx ctx = { .cfg = cfg, .progress = &progress,
-                          .escalations = escalations };
-    int rc = sb_escalate(cli_stage, &ctx, seed, samples, escalations, rep,
-                         err, sizeof err);
+                          .escalations = escalations, .keep = keep,
+                          .save = &save, .stages = stages };
+    int rc = sb_escalate_from(cli_stage, &ctx, seed, samples, escalations,
+                              stages, n_prior, rep, err, sizeof err);
     cfg->seed = seed;
     cfg->samples = samples;
     sb_cli_progress_end(&progress);
     cfg->stats = NULL;
     cfg->progress = NULL;
     cfg->progress_ctx = NULL;
+    cfg->resume = NULL;
+    cfg->checkpoint = NULL;
     if (rc != SB_OK) {
         sb_cli_error("%s: %s", t->name, err);
         return -1;
     }
     return 0;
+}
+
+int sb_cli_opt_threads(const char *arg, unsigned *out)
+{
+    uint64_t v;
+    if (sb_cli_parse_count(arg, &v) == 0 && v <= SB_CLI_THREADS_MAX) {
+        *out = (unsigned)v;
+        return 0;
+    }
+    sb_cli_error("invalid --threads '%s': expected 1 to %u", arg,
+                 SB_CLI_THREADS_MAX);
+    return -1;
+}
+
+unsigned sb_cli_threads_default(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : n > (long)SB_CLI_THREADS_MAX ? SB_CLI_THREADS_MAX
+                                                     : (unsigned)n;
 }
 
 int sb_cli_can_write(const char *path)

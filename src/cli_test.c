@@ -5,10 +5,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "src/cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "algorithms/registry.h"
 #include "reports/render.h"
@@ -18,6 +20,7 @@
 #include "src/plugin.h"
 #include "src/rng.h"
 #include "src/runner.h"
+#include "src/state.h"
 #include "stats/battery.h"
 
 static const char usage[] =
@@ -63,8 +66,21 @@ static const char usage[] =
     "  --escalate K      re-run a suspect result up to K times (default 3,\n"
     "                    at most 8; 0: never), each time on a seed derived\n"
     "                    from --seed and twice the samples of the time before\n"
+    "  --threads N       threads making samples (default: one per core);\n"
+    "                    the counts are the same whatever N\n"
     "  --json FILE|-     also write the result as JSON ('-': stdout, and no table)\n"
-    "  --quiet           print nothing but errors; the exit code tells\n"
+    "  --quiet           print nothing but errors (and no progress line);\n"
+    "                    the exit code tells\n"
+    "\n"
+    "long runs (algorithms and plug-ins):\n"
+    "  --state FILE      save the counts to FILE every minute and at the end;\n"
+    "                    Ctrl-C then lets the running chunks finish first\n"
+    "  --resume FILE     go on with the run saved in FILE (which fixes the\n"
+    "                    algorithm, n, samples, seed and statistics) and keep\n"
+    "                    saving to it\n"
+    "  --part I/K        make only part I of K of the run's samples (chunks\n"
+    "                    of 65536 decks), to merge later with the other parts\n"
+    "                    made elsewhere: shufflebias merge A.state B.state\n"
     "\n"
     "Verdicts use Holm's correction over the statistics run: a statistic\n"
     "whose Holm-adjusted p-value is below 1e-6 fails, below 1e-3 it is\n"
@@ -91,16 +107,66 @@ typedef struct test_options {
     const char *rng, *tests, *json;
     int quiet;
     unsigned escalate;
+    int escalate_given, n_given;
+    unsigned threads;         /* 0: one per core */
+    const char *state, *resume, *part;
+    unsigned part_i, part_k;
+    char tests_buf[1024];     /* --resume: the statistics of the state */
     const char *params[SB_CLI_PARAMS_MAX];
     size_t n_params;
 } test_options;
+
+/* --part I/K: 1 <= I <= K.  0, or -1 after printing the error. */
+static int parse_part(const char *arg, unsigned *i, unsigned *k)
+{
+    char *slash;
+    unsigned long a = strtoul(arg, &slash, 10), b = 0;
+    if (slash != arg && *slash == '/' && slash[1] >= '0' && slash[1] <= '9') {
+        char *end;
+        b = strtoul(slash + 1, &end, 10);
+        if (*end || arg[0] < '0' || arg[0] > '9')
+            b = 0;
+    }
+    if (b < 1 || b > SB_DECK_MAX || a < 1 || a > b) {
+        sb_cli_error("invalid --part '%s': expected I/K with 1 <= I <= K, "
+                     "such as 1/2", arg);
+        return -1;
+    }
+    *i = (unsigned)a;
+    *k = (unsigned)b;
+    return 0;
+}
+
+/* With --resume the state file says what to run: any option that would
+   say otherwise is refused rather than ignored.  0, or -1 after printing
+   the error. */
+static int resume_options(int argc, char **argv, const test_options *o)
+{
+    const char *clash = optind != argc ? argv[optind]
+                      : o->plugin ? "--plugin"
+                      : o->n_given ? "--n"
+                      : o->samples_given ? "--samples"
+                      : o->seed_given ? "--seed"
+                      : o->rng_given ? "--rng"
+                      : o->tests ? "--tests"
+                      : o->n_params ? "--param"
+                      : o->escalate_given ? "--escalate"
+                      : o->part ? "--part" : NULL;
+    if (clash) {
+        sb_cli_error("test: --resume goes on with the run its state file "
+                     "describes; drop '%s'", clash);
+        return -1;
+    }
+    return 0;
+}
 
 /* Returns -1 after printing an error, 1 for --help, 0 otherwise. */
 static int parse(int argc, char **argv, test_options *o)
 {
     enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_TESTS, O_PARAM, O_JSON,
            O_QUIET, O_ESCALATE, O_HELP, O_PLUGIN, O_EXEC, O_INPUT, O_KIND,
-           O_HANDS, O_DRAW, O_FORMAT, O_ONE_BASED, O_SKIP_INVALID };
+           O_HANDS, O_DRAW, O_FORMAT, O_ONE_BASED, O_SKIP_INVALID,
+           O_THREADS, O_STATE, O_RESUME, O_PART };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "samples", required_argument, NULL, O_SAMPLES },
@@ -121,6 +187,10 @@ static int parse(int argc, char **argv, test_options *o)
         { "format", required_argument, NULL, O_FORMAT },
         { "one-based", no_argument, NULL, O_ONE_BASED },
         { "skip-invalid", no_argument, NULL, O_SKIP_INVALID },
+        { "threads", required_argument, NULL, O_THREADS },
+        { "state", required_argument, NULL, O_STATE },
+        { "resume", required_argument, NULL, O_RESUME },
+        { "part", required_argument, NULL, O_PART },
         { NULL, 0, NULL, 0 }
     };
     *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT,
@@ -132,6 +202,18 @@ static int parse(int argc, char **argv, test_options *o)
         case O_N:
             if (sb_cli_opt_n(optarg, &o->n) != 0)
                 return -1;
+            o->n_given = 1;
+            break;
+        case O_THREADS:
+            if (sb_cli_opt_threads(optarg, &o->threads) != 0)
+                return -1;
+            break;
+        case O_STATE: o->state = optarg; break;
+        case O_RESUME: o->resume = optarg; break;
+        case O_PART:
+            if (parse_part(optarg, &o->part_i, &o->part_k) != 0)
+                return -1;
+            o->part = optarg;
             break;
         case O_SAMPLES:
             if (sb_cli_opt_count("samples", optarg, &o->samples) != 0)
@@ -154,6 +236,7 @@ static int parse(int argc, char **argv, test_options *o)
         case O_ESCALATE:
             if (sb_cli_opt_escalate(optarg, &o->escalate) != 0)
                 return -1;
+            o->escalate_given = 1;
             break;
         case O_HELP: return 1;
         case O_PLUGIN: o->plugin = optarg; break;
@@ -183,6 +266,20 @@ static int parse(int argc, char **argv, test_options *o)
     }
     if (!!o->plugin + !!o->exec + !!o->input > 1) {
         sb_cli_error("test: one of --plugin, --exec and --input at a time");
+        return -1;
+    }
+    if ((o->exec || o->input) && (o->state || o->resume || o->part)) {
+        sb_cli_error("test: --%s is for algorithms and plug-ins: a "
+                     "program's or a file's samples cannot be made again "
+                     "from a seed", o->state ? "state"
+                                             : o->resume ? "resume" : "part");
+        return -1;
+    }
+    if (o->resume)
+        return resume_options(argc, argv, o);
+    if (o->part && !o->seed_given) {
+        sb_cli_error("test: --part needs --seed: every part must draw from "
+                     "the same seed");
         return -1;
     }
     if (o->exec || o->input) {
@@ -308,6 +405,95 @@ static int test_external(const sb_cli *cli, const test_options *o)
     return code;
 }
 
+/* Before a run with --state: a file can be made beside 'path' (where
+   the state is written first, then renamed), without touching 'path'
+   itself, which may be the state being resumed.  0, or -1 after printing
+   the error. */
+static int can_save(const char *path)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        sb_cli_error("cannot save the state beside '%s': %s", path,
+                     strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    remove(tmp);
+    return 0;
+}
+
+/* Read the state file of --resume and take the run from it: algorithm,
+   plug-in, n, parameters, source, statistics, seed, samples, escalations,
+   part.  0, or -1 after printing the error. */
+static int load_resumed(test_options *o, sb_state *st)
+{
+    char err[768];
+    if (sb_state_read(o->resume, st, err, sizeof err) != SB_OK) {
+        sb_cli_error("%s", err);
+        return -1;
+    }
+    if (st->stream_version != SB_STREAM_VERSION
+        || st->chunk_samples != SB_CHUNK_SAMPLES
+        || st->block_samples != SB_BLOCK_SAMPLES) {
+        sb_cli_error("state file '%s' was made with stream version %llu "
+                     "(chunks of %llu, blocks of %llu); this program makes "
+                     "version %d (%u, %u): its decks would not be the same",
+                     o->resume, (unsigned long long)st->stream_version,
+                     (unsigned long long)st->chunk_samples,
+                     (unsigned long long)st->block_samples,
+                     SB_STREAM_VERSION, SB_CHUNK_SAMPLES, SB_BLOCK_SAMPLES);
+        sb_state_free(st);
+        return -1;
+    }
+    o->alg = st->algorithm;
+    o->plugin = st->plugin[0] ? st->plugin : NULL;
+    o->n = st->shape.n;
+    o->rng = st->rng;
+    o->seed = st->seed;
+    o->seed_given = 1;
+    o->samples = st->samples;
+    o->escalate = st->escalations;
+    o->part_i = st->part;
+    o->part_k = st->parts;
+    sb_state_tests(st, o->tests_buf, sizeof o->tests_buf);
+    o->tests = o->tests_buf;
+    if (!o->state)
+        o->state = o->resume;
+    return 0;
+}
+
+/* With --resume: the parameters in the state file, set on 'args' (which
+   holds the defaults).  0, or -1 after printing the error. */
+static int same_params(const test_options *o, const sb_state *st,
+                       const sb_shuffle_type *t, sb_shuffle_args *args)
+{
+    if (!st)
+        return 0;
+    char buf[sizeof st->params];
+    memcpy(buf, st->params, sizeof buf);
+    buf[sizeof buf - 1] = '\0';
+    for (char *kv = strtok(buf, ","); kv; kv = strtok(NULL, ","))
+        if (sb_shuffle_set_param(t, args, kv) != SB_OK) {
+            sb_cli_error("state file '%s': '%s' has no parameter '%s'",
+                         o->resume, t->name, kv);
+            return -1;
+        }
+    char now[sizeof st->params];
+    sb_shuffle_format_params(t, args, now, sizeof now);
+    sb_shape shape;
+    sb_shuffle_shape(t, args, &shape);
+    if (strcmp(now, st->params) != 0 || shape.kind != st->shape.kind
+        || shape.len != st->shape.len || shape.hands != st->shape.hands) {
+        sb_cli_error("state file '%s': its samples are not those of '%s' "
+                     "with %s", o->resume, t->name,
+                     st->params[0] ? st->params : "no parameters");
+        return -1;
+    }
+    return 0;
+}
+
 int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
 {
     test_options o;
@@ -321,10 +507,21 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         return SB_EXIT_USAGE;
     if (o.exec || o.input)
         return test_external(cli, &o);
+    sb_state resumed;
+    if (o.resume && load_resumed(&o, &resumed) != 0)
+        return SB_EXIT_USAGE;
+    if (o.state && can_save(o.state) != 0) {
+        if (o.resume)
+            sb_state_free(&resumed);
+        return SB_EXIT_USAGE;
+    }
     sb_plugin_handle *plugin;
     const sb_shuffle_type *t = sb_cli_shuffle(o.alg, o.plugin, o.n, &plugin);
-    if (!t)
+    if (!t) {
+        if (o.resume)
+            sb_state_free(&resumed);
         return SB_EXIT_USAGE;
+    }
     int code = SB_EXIT_USAGE;
     sb_run_config cfg = {
         .alg = t,
@@ -333,20 +530,28 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         .seed = o.seed_given ? o.seed : sb_cli_fresh_seed(),
         .rng = o.rng,
         .plugin = o.plugin,
+        .threads = o.threads ? o.threads : sb_cli_threads_default(),
         .stop = cli->stop,
     };
+    const sb_cli_keep keep = { .path = o.state,
+                               .resume = o.resume ? &resumed : NULL,
+                               .part = o.part_i, .parts = o.part_k };
     sb_report rep;
     if (sb_cli_check_rng(o.rng) == 0
         && sb_cli_set_params(t, o.params, o.n_params, &cfg.args) == 0
-        && sb_cli_run(&cfg, o.tests, o.quiet, o.escalate, &rep) == 0) {
+        && same_params(&o, o.resume ? &resumed : NULL, t, &cfg.args) == 0
+        && sb_cli_run(&cfg, o.tests, o.quiet, o.escalate, &keep, &rep) == 0) {
         code = report(&o, &rep, exit_code(&rep));
         if (rep.run.partial)
             sb_cli_error("interrupted: the report covers the %" PRIu64
-                         " samples done of %" PRIu64, rep.run.done,
-                         rep.run.samples);
+                         " samples done of %" PRIu64 "%s%s", rep.run.done,
+                         rep.run.samples, o.state ? "; go on with "
+                         "--resume " : "", o.state ? o.state : "");
         sb_report_release(&rep);
     }
     if (plugin)
         sb_plugin_close(plugin);
+    if (o.resume)
+        sb_state_free(&resumed);
     return code;
 }

@@ -49,16 +49,32 @@ static void worst_result(const sb_report *rep, sb_stage *st)
 int sb_escalate(sb_stage_fn run, void *ctx, uint64_t seed, uint64_t samples,
                 unsigned escalations, sb_report *rep, char *err, size_t len)
 {
+    sb_stage stages[SB_STAGES_MAX];
+    return sb_escalate_from(run, ctx, seed, samples, escalations, stages, 0,
+                            rep, err, len);
+}
+
+int sb_escalate_from(sb_stage_fn run, void *ctx, uint64_t seed,
+                     uint64_t samples, unsigned escalations,
+                     sb_stage stages[], size_t n_prior, sb_report *rep,
+                     char *err, size_t len)
+{
     memset(rep, 0, sizeof *rep);
     if (escalations >= SB_STAGES_MAX) {
         snprintf(err, len, "at most %u escalations", SB_STAGES_MAX - 1);
         return SB_EINVAL;
     }
-    sb_stage stages[SB_STAGES_MAX];
-    size_t n_stages = 0;
+    if (n_prior > escalations) {
+        snprintf(err, len, "stage %zu of a run of %u escalations", n_prior,
+                 escalations);
+        return SB_EINVAL;
+    }
+    size_t n_stages = n_prior;
     uint64_t total = 0;
-    for (unsigned k = 0; k <= escalations; k++) {
-        if (k > 0)
+    for (size_t k = 0; k < n_prior; k++)
+        total += stages[k].done;
+    for (unsigned k = (unsigned)n_prior; k <= escalations; k++) {
+        if (k > n_prior)
             sb_report_release(rep);
         sb_stage *st = &stages[n_stages++];
         st->seed = sb_escalation_seed(seed, k);

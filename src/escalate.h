@@ -53,4 +53,14 @@ uint64_t sb_escalation_samples(uint64_t samples, unsigned stage);
 int sb_escalate(sb_stage_fn run, void *ctx, uint64_t seed, uint64_t samples,
                 unsigned escalations, sb_report *rep, char *err, size_t len);
 
+/* The same, going on from a resumed run: stages[0 .. n_prior - 1] are
+   stages already finished (each suspect), and the run goes on with stage
+   n_prior.  'stages' has room for SB_STAGES_MAX and is filled as stages
+   finish, so that a stage function holding it sees the stages before its
+   own (a state file records them). */
+int sb_escalate_from(sb_stage_fn run, void *ctx, uint64_t seed,
+                     uint64_t samples, unsigned escalations,
+                     sb_stage stages[], size_t n_prior, sb_report *rep,
+                     char *err, size_t len);
+
 #endif /* SB_SRC_ESCALATE_H */

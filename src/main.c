@@ -29,6 +29,8 @@ static const struct {
     { "test", sb_cmd_test, "sample a shuffle and test it for bias" },
     { "exact", sb_cmd_exact, "enumerate every path of a small deck: the "
                "exact bias" },
+    { "merge", sb_cmd_merge, "combine runs saved with --state into one "
+               "report" },
     { "audit", sb_cmd_audit, "test every built-in shuffle, write a summary" },
     { "bench", sb_cmd_bench, "speed, side by side with GSL's "
                "gsl_ran_shuffle" },

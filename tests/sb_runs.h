@@ -52,4 +52,29 @@ static inline void sb_test_run(const sb_shuffle_type *t,
     assert_true(rep->run.done == samples);
 }
 
+/* Two reports agree on everything counted and computed, bit for bit:
+   samples, tally, and every statistic's value, p-value and table (their
+   timing aside). */
+static inline void sb_test_same_counts(const sb_report *a, const sb_report *b)
+{
+    assert_int_equal(a->n_results, b->n_results);
+    assert_int_equal(a->run.done, b->run.done);
+    assert_memory_equal(&a->run.tally, &b->run.tally, sizeof a->run.tally);
+    assert_int_equal(a->verdict, b->verdict);
+    for (size_t i = 0; i < a->n_results; i++) {
+        const sb_result *x = &a->results[i], *y = &b->results[i];
+        assert_string_equal(x->name, y->name);
+        assert_int_equal(x->applicable, y->applicable);
+        assert_memory_equal(&x->statistic, &y->statistic, sizeof(double));
+        assert_memory_equal(&x->df, &y->df, sizeof(double));
+        assert_memory_equal(&x->p_value, &y->p_value, sizeof(double));
+        assert_memory_equal(&x->p_adjusted, &y->p_adjusted, sizeof(double));
+        const sb_table *tx = &x->table, *ty = &y->table;
+        assert_int_equal(tx->rows * tx->cols, ty->rows * ty->cols);
+        if (tx->rows * tx->cols != 0)
+            assert_memory_equal(tx->observed, ty->observed,
+                                tx->rows * tx->cols * sizeof *tx->observed);
+    }
+}
+
 #endif /* SB_RUNS_H */

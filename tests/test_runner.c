@@ -3,6 +3,7 @@
  * interrupted run still reports every sample it made.
  */
 #include "tests/sb_test.h"
+#include "tests/sb_runs.h"
 
 #include <string.h>
 #include <gsl/gsl_errno.h>
@@ -32,22 +33,6 @@ static sb_run_config config(const sb_shuffle_type *t, size_t n,
     return cfg;
 }
 
-/* Two reports agree on everything but their timing. */
-static void assert_same_counts(const sb_report *a, const sb_report *b)
-{
-    assert_int_equal(a->n_results, b->n_results);
-    assert_int_equal(a->run.done, b->run.done);
-    for (size_t i = 0; i < a->n_results; i++) {
-        const sb_result *x = &a->results[i], *y = &b->results[i];
-        assert_true(x->statistic == y->statistic);
-        assert_true(x->p_value == y->p_value);
-        const sb_table *tx = &x->table, *ty = &y->table;
-        assert_int_equal(tx->rows * tx->cols, ty->rows * ty->cols);
-        assert_memory_equal(tx->observed, ty->observed,
-                            tx->rows * tx->cols * sizeof *tx->observed);
-    }
-}
-
 /* Several chunks (the last one partial), run twice: the same counts. */
 static void same_inputs_same_counts(void **state)
 {
@@ -62,7 +47,7 @@ static void same_inputs_same_counts(void **state)
         assert_int_equal(sb_run(&cfg, &b, err, sizeof err), SB_OK);
         assert_int_equal(a.run.done, 2 * SB_CHUNK_SAMPLES + 123);
         assert_false(a.run.partial);
-        assert_same_counts(&a, &b);
+        sb_test_same_counts(&a, &b);
         /* Every card was counted once per sample at each position. */
         double total = 0;
         for (size_t i = 0; i < 12 * 12; i++)
@@ -104,7 +89,7 @@ static void interrupted_run_reports_what_it_counted(void **state)
                                      SB_CHUNK_SAMPLES, 5, SB_RNG_DEFAULT);
     assert_int_equal(sb_run(&short_cfg, &whole, err, sizeof err), SB_OK);
     assert_false(whole.run.partial);
-    assert_same_counts(&part, &whole);
+    sb_test_same_counts(&part, &whole);
     sb_report_release(&part);
     sb_report_release(&whole);
 }
