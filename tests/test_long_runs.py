@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Long runs from the command line: threads, state files, resuming, parts.
+
+What a user does with a long run, end to end: the JSON report is the same
+on one thread and on two; a run interrupted with Ctrl-C (SIGINT) reports
+what it counted, exits 130 and goes on from its state file to the very
+report of the run made in one go; the parts of a run made apart
+(--part I/K) merge into that same report; and files that do not belong
+together, are cut short, or are not state files are refused with a reason.
+
+Every comparison is of counts and what is computed from them, which do not
+depend on chance; no assertion here is statistical, and nothing is timed.
+
+    test_long_runs.py --cli PATH/shufflebias
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CLI = None
+
+# Keys that say how a report was made, not what it counted.
+HOW = {"timing", "stages", "tables", "samples_total", "merged", "part",
+       "samples_requested"}
+
+
+def counted(rep):
+    """A report without the keys that say how it was made."""
+    return {k: v for k, v in rep.items() if k not in HOW}
+
+
+def handles_sigint(pid):
+    """Whether process 'pid' has installed its SIGINT handler yet."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("SigCgt:"):
+                return int(line.split()[1], 16) & (1 << (signal.SIGINT - 1))
+    return False
+
+
+class LongRuns(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def run_cli(self, *args, codes=(0,)):
+        p = subprocess.run([CLI, *args], capture_output=True, text=True,
+                           timeout=600)
+        if p.returncode not in codes:
+            raise AssertionError(f"{args}: exit {p.returncode}: {p.stderr}")
+        return p
+
+    def report(self, *args, codes=(0,)):
+        p = self.run_cli(*args, "--json", "-", codes=codes)
+        return json.loads(p.stdout), p.returncode
+
+    RUN = ["fisher-yates", "--n", "52", "--seed", "17",
+           "--tests", "position,cycles,serial,collisions"]
+
+    def test_threads_give_the_same_report(self):
+        one, _ = self.report("test", *self.RUN, "--samples", "300000",
+                             "--threads", "1")
+        two, _ = self.report("test", *self.RUN, "--samples", "300000",
+                             "--threads", "2")
+        self.assertEqual(one["timing"]["threads"], 1)
+        self.assertEqual(two["timing"]["threads"], 2)
+        self.assertEqual(counted(one), counted(two))
+        self.assertEqual(one["samples"], 300000)
+
+    def test_sequential_source_runs_on_one_thread(self):
+        rep, _ = self.report("test", "fisher-yates", "--n", "8", "--seed",
+                             "3", "--samples", "70000", "--rng", "mt19937",
+                             "--threads", "2", "--tests", "position")
+        self.assertEqual(rep["timing"]["threads"], 1)
+
+    def test_interrupted_run_resumes_to_the_whole_report(self):
+        samples = "3000000"
+        state = self.path("run.state")
+        p = subprocess.Popen([CLI, "test", *self.RUN, "--samples", samples,
+                              "--threads", "2", "--state", state,
+                              "--json", "-"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        while not handles_sigint(p.pid):
+            pass      # no sleep: the handler is the first thing main does
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=600)
+        self.assertEqual(p.returncode, 130, err)
+        part = json.loads(out)
+        self.assertTrue(part["partial"])
+        self.assertLess(part["samples"], int(samples))
+        # Whole chunks only, while a state is kept.
+        self.assertEqual(part["samples"] % 65536, 0)
+        self.assertIn(f"--resume {state}", err)
+
+        resumed, _ = self.report("test", "--resume", state, "--threads", "1")
+        whole, _ = self.report("test", *self.RUN, "--samples", samples)
+        self.assertFalse(resumed["partial"])
+        self.assertEqual(counted(resumed), counted(whole))
+        # The state now holds the whole run: resuming it again only
+        # reports it.
+        again, _ = self.report("test", "--resume", state)
+        self.assertEqual(counted(again), counted(whole))
+
+    def test_parts_merge_into_the_whole_report(self):
+        common = ["sattolo", "--n", "9", "--seed", "5", "--samples",
+                  "400000", "--tests", "position,cycles,permutation",
+                  "--quiet"]
+        states = []
+        for i in (1, 2, 3):
+            states.append(self.path(f"p{i}.state"))
+            self.run_cli("test", *common, "--part", f"{i}/3", "--state",
+                         states[-1], codes=(1,))
+        merged, code = self.report("merge", *states, codes=(1,))
+        whole, _ = self.report("test", *common[:-1], "--escalate", "0",
+                               codes=(1,))
+        self.assertEqual(counted(merged), counted(whole))
+        self.assertEqual(merged["merged"], {"files": 3, "seeds": [5]})
+        self.assertFalse(merged["partial"])
+        # Two parts of three: what they hold, said to be partial.
+        some, _ = self.report("merge", states[0], states[2], codes=(1,))
+        self.assertTrue(some["partial"])
+        self.assertLess(some["samples"], 400000)
+        # Merged into a state, then resumed: the missing part is made.
+        joined = self.path("joined.state")
+        self.run_cli("merge", states[0], states[2], "--state", joined,
+                     "--quiet", codes=(1,))
+        done, _ = self.report("test", "--resume", joined, codes=(1,))
+        self.assertEqual(counted(done), counted(whole))
+
+    def test_runs_of_different_seeds_add_up(self):
+        states = []
+        for seed in ("1", "2"):
+            states.append(self.path(f"s{seed}.state"))
+            self.run_cli("test", "fisher-yates", "--n", "10", "--seed", seed,
+                         "--samples", "70000", "--tests", "position",
+                         "--state", states[-1], "--quiet")
+        rep, _ = self.report("merge", *states)
+        self.assertEqual(rep["samples"], 140000)
+        self.assertEqual(rep["merged"]["seeds"], [1, 2])
+        p = self.run_cli("merge", *states, "--state", self.path("x.state"),
+                         codes=(2,))
+        self.assertIn("one seed", p.stderr)
+
+    def test_mismatched_and_damaged_files_are_refused(self):
+        a, b = self.path("a.state"), self.path("b.state")
+        self.run_cli("test", "fisher-yates", "--n", "10", "--seed", "1",
+                     "--samples", "1000", "--tests", "position", "--state",
+                     a, "--quiet")
+        self.run_cli("test", "sattolo", "--n", "10", "--seed", "1",
+                     "--samples", "1000", "--tests", "position", "--state",
+                     b, "--quiet", codes=(1,))
+        p = self.run_cli("merge", a, a, codes=(2,))
+        self.assertIn("twice", p.stderr)
+        p = self.run_cli("merge", a, b, codes=(2,))
+        self.assertIn("algorithm 'sattolo' against 'fisher-yates'", p.stderr)
+        with open(a, "rb") as f:
+            data = f.read()
+        cut = self.path("cut.state")
+        with open(cut, "wb") as f:
+            f.write(data[:len(data) // 2])
+        for cmd in (["merge", a, cut], ["test", "--resume", cut]):
+            p = self.run_cli(*cmd, codes=(2,))
+            self.assertIn("cut short", p.stderr)
+        other = self.path("report.json")
+        with open(other, "w") as f:
+            f.write('{"verdict": "pass"}\n')
+        p = self.run_cli("merge", other, codes=(2,))
+        self.assertIn("not a shufflebias state file", p.stderr)
+        p = self.run_cli("merge", self.path("missing.state"), codes=(2,))
+        self.assertIn("cannot read", p.stderr)
+
+    def test_options_that_cannot_go_together(self):
+        a = self.path("a.state")
+        self.run_cli("test", "fisher-yates", "--n", "10", "--seed", "1",
+                     "--samples", "1000", "--tests", "position", "--state",
+                     a, "--quiet")
+        for extra, says in ((["--n", "12"], "drop '--n'"),
+                            (["--seed", "2"], "drop '--seed'"),
+                            (["sattolo"], "drop 'sattolo'")):
+            p = self.run_cli("test", "--resume", a, *extra, codes=(2,))
+            self.assertIn(says, p.stderr)
+        p = self.run_cli("test", "fisher-yates", "--part", "1/2", codes=(2,))
+        self.assertIn("needs --seed", p.stderr)
+        for bad in ("3/2", "0/2", "1/0", "x", "1/2x"):
+            p = self.run_cli("test", "fisher-yates", "--seed", "1",
+                             "--part", bad, codes=(2,))
+            self.assertIn("invalid --part", p.stderr)
+        p = self.run_cli("test", "--input", "-", "--n", "3", "--state", a,
+                         codes=(2,))
+        self.assertIn("cannot be made again", p.stderr)
+        p = self.run_cli("test", "fisher-yates", "--threads", "0",
+                         codes=(2,))
+        self.assertIn("invalid --threads", p.stderr)
+        # A part too small to hold a chunk.
+        p = self.run_cli("test", "fisher-yates", "--seed", "1", "--samples",
+                         "1000", "--part", "1/2", codes=(2,))
+        self.assertIn("holds no chunk", p.stderr)
+
+
+def main():
+    global CLI
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    args, rest = ap.parse_known_args()
+    CLI = os.path.abspath(args.cli)
+    unittest.main(argv=[sys.argv[0], *rest])
+
+
+if __name__ == "__main__":
+    main()
