@@ -28,10 +28,9 @@ void sb_render_pvalue(char *buf, size_t len, double p, int underflow)
 
 static void upper(char *dst, const char *src, size_t len)
 {
-    size_t i = 0;
-    for (; src[i] && i + 1 < len; i++)
-        dst[i] = (char)toupper((unsigned char)src[i]);
-    dst[i] = '\0';
+    snprintf(dst, len, "%s", src);
+    for (char *c = dst; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
 }
 
 static const char *verdict_words(sb_verdict v)
