@@ -17,6 +17,7 @@
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/registry.h"
+#include "src/rng.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -249,6 +250,87 @@ static void test_brute_force_n7(void **state)
         assert_int_equal(dc[k], cyc[k]);
         assert_true(fabs(pf[k] * 5040.0 - (double)fixed[k]) < 1e-9);
         assert_true(fabs(pc[k] * 5040.0 - (double)cyc[k]) < 1e-9);
+    }
+}
+
+/* The cycles accumulator against the simplest count, written here: every
+   permutation of 7 cards fed in calls of 1, 2, 3, ... decks (so that the
+   side-by-side lanes and the leftovers are all exercised), and random
+   decks of 64 and 65 cards (the word-wide path's limit, and past it).
+   The counts come out through save, whose words are a key then the
+   histogram. */
+static void simple_cycles(const sb_card *a, size_t n, uint64_t *hist)
+{
+    unsigned char seen[70] = { 0 };
+    size_t c = 0;
+    for (size_t j = 0; j < n; j++)
+        if (!seen[j]) {
+            c++;
+            for (size_t x = j; !seen[x]; x = a[x])
+                seen[x] = 1;
+        }
+    hist[c]++;
+}
+
+static void check_cycles_add(const sb_card *decks, size_t n, size_t count)
+{
+    const sb_shape shape = { SB_KIND_PERMUTATION, n, n, 0 };
+    void *acc;
+    assert_int_equal(sb_stat_cycles.alloc(&acc, &shape), SB_OK);
+    uint64_t want[70] = { 0 };
+    size_t done = 0;
+    for (size_t call = 1; done < count; call++) {
+        const size_t k = call < count - done ? call : count - done;
+        sb_stat_cycles.add(acc, decks + done * n, k);
+        done += k;
+    }
+    for (size_t i = 0; i < count; i++)
+        simple_cycles(decks + i * n, n, want);
+    uint64_t *words;
+    size_t len;
+    assert_int_equal(sb_stat_cycles.save(acc, &words, &len), SB_OK);
+    assert_int_equal(len, 1 + n + 1);
+    assert_memory_equal(words + 1, want, (n + 1) * sizeof *want);
+    free(words);
+    sb_stat_cycles.free(acc);
+}
+
+static void test_cycles_add_brute_force(void **state)
+{
+    (void)state;
+    enum { N = 7, ALL = 5040 };
+    sb_card *decks = malloc(ALL * N * sizeof *decks);
+    assert_non_null(decks);
+    sb_card a[N];
+    for (size_t i = 0; i < N; i++)
+        a[i] = (sb_card)i;
+    size_t k = 0;
+    do
+        memcpy(decks + N * k++, a, sizeof a);
+    while (next_perm(a, N));
+    assert_int_equal(k, ALL);
+    check_cycles_add(decks, N, ALL);
+    free(decks);
+
+    for (size_t n = 64; n <= 65; n++) {
+        enum { COUNT = 1000 };
+        sb_card *big = malloc(COUNT * n * sizeof *big);
+        assert_non_null(big);
+        sb_src src;
+        sb_src_fast(&src, 99, n);
+        for (size_t i = 0; i < COUNT; i++) {
+            sb_card *d = big + i * n;
+            for (size_t j = 0; j < n; j++)
+                d[j] = (sb_card)j;
+            for (size_t j = n; j-- > 1;) {
+                const size_t r = (size_t)sb_below(&src, j + 1);
+                const sb_card t = d[j];
+                d[j] = d[r];
+                d[r] = t;
+            }
+        }
+        check_cycles_add(big, n, COUNT);
+        free(big);
     }
 }
 
@@ -1394,6 +1476,7 @@ int main(void)
         cmocka_unit_test(test_nulls_n20),
         cmocka_unit_test(test_nulls_large),
         cmocka_unit_test(test_brute_force_n7),
+        cmocka_unit_test(test_cycles_add_brute_force),
         cmocka_unit_test(test_pooling),
         cmocka_unit_test(test_dist_result_pooling),
         cmocka_unit_test(test_detectable),
