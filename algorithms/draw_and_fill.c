@@ -9,6 +9,9 @@
  * uniform choice among those left, so the n! sequences of draws give the
  * n! orders once each.  Fair.
  *
+ * The draws below(n), ..., below(1) go through sb_below_falling, as in
+ * fisher-yates.
+ *
  * Source: Fisher and Yates, Statistical Tables (1938), in the array form
  * of Durstenfeld, CACM 7(7), 1964; Knuth, TAOCP vol. 2, 3.4.2.
  */
@@ -18,16 +21,50 @@
 #include "shufflebias/status.h"
 #include "algorithms/deck.h"
 
+/* The two arrays of one shuffle. */
+typedef struct arrays {
+    sb_card *unpicked;      /* A: its first m cards are those left */
+    sb_card *end;           /* one past X: the next card goes to end - m */
+} arrays;
+
+/* With m cards unpicked, the one at r goes to X and the last fills its
+   hole. */
+static void pick(void *ctx, uint64_t m, uint64_t r)
+{
+    arrays *s = ctx;
+    s->end[-(ptrdiff_t)m] = s->unpicked[r];
+    s->unpicked[r] = s->unpicked[m - 1];
+}
+
+/* Back out of pick: the card it took to X returns to its place.  (The
+   last unpicked card was copied, not moved: it is still at m - 1.) */
+static void unpick(void *ctx, uint64_t m, uint64_t r)
+{
+    arrays *s = ctx;
+    s->unpicked[r] = s->end[-(ptrdiff_t)m];
+}
+
+/* One shuffle: what run and run_block both do, so they cannot differ. */
+static inline void shuffle(sb_src *src, sb_card *unpicked, size_t n,
+                           sb_card *out)
+{
+    arrays s = { unpicked, out + n };
+    sb_deck_identity(unpicked, n);
+    sb_below_falling(src, n, n, pick, unpick, &s);
+}
+
 static int run(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out)
 {
-    sb_card *unpicked = state;
-    sb_deck_identity(unpicked, a->n);
-    for (size_t t = 0, m = a->n; m > 0; t++, m--) {
-        const size_t r = (size_t)sb_below(src, m);
-        out[t] = unpicked[r];
-        unpicked[r] = unpicked[m - 1];
-    }
+    shuffle(src, state, a->n, out);
+    return SB_OK;
+}
+
+static int run_block(void *state, const sb_shuffle_args *a, sb_src *src,
+                     sb_card *out, size_t count)
+{
+    for (size_t s = 0; s < count; s++)
+        shuffle(src, state, a->n, out + s * a->n);
     return SB_OK;
 }
 
@@ -46,4 +83,5 @@ const sb_shuffle_type sb_shuffle_draw_and_fill = {
     .free = free,
     .exact_paths = sb_paths_n_factorial,
     .run = run,
+    .run_block = run_block,
 };

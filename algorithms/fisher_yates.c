@@ -6,20 +6,47 @@
  * gives a different permutation, so every permutation has probability
  * exactly 1/n!.  Fair.
  *
+ * The draws below(n), below(n - 1), ..., below(2) go through
+ * sb_below_falling: one at a time on every source but the fast generator,
+ * where one word serves several.
+ *
  * Source: R. Durstenfeld, "Algorithm 235: Random permutation", CACM 7(7),
  * 1964; Knuth, TAOCP vol. 2, section 3.4.2, Algorithm P.
  */
 #include "shufflebias/shuffle.h"
+#include "shufflebias/status.h"
 #include "algorithms/deck.h"
+
+/* With b cards not yet settled, the last of them (position b - 1) takes
+   the card at j <= b - 1.  A swap is its own undo. */
+static void step(void *deck, uint64_t b, uint64_t j)
+{
+    sb_deck_swap(deck, (size_t)b - 1, (size_t)j);
+}
+
+/* One shuffle: what run and run_block both do, so they cannot differ. */
+static inline void shuffle(sb_src *src, sb_card *out, size_t n)
+{
+    sb_deck_identity(out, n);
+    if (n > 1)
+        sb_below_falling(src, n, n - 1, step, step, out);
+}
 
 static int run(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out)
 {
     (void)state;
-    sb_deck_identity(out, a->n);
-    for (size_t i = a->n; i-- > 1;)
-        sb_deck_swap(out, i, (size_t)sb_below(src, i + 1));
-    return 0;
+    shuffle(src, out, a->n);
+    return SB_OK;
+}
+
+static int run_block(void *state, const sb_shuffle_args *a, sb_src *src,
+                     sb_card *out, size_t count)
+{
+    (void)state;
+    for (size_t s = 0; s < count; s++)
+        shuffle(src, out + s * a->n, a->n);
+    return SB_OK;
 }
 
 const sb_shuffle_type sb_shuffle_fisher_yates = {
@@ -35,4 +62,5 @@ const sb_shuffle_type sb_shuffle_fisher_yates = {
     .n_max = SB_DECK_MAX,
     .exact_paths = sb_paths_n_factorial,
     .run = run,
+    .run_block = run_block,
 };

@@ -8,20 +8,48 @@
  * Fair: the mirror image of Durstenfeld's loop, and the form many
  * textbooks print.
  *
+ * The draws below(n), ..., below(2) go through sb_below_falling, as in
+ * fisher-yates.
+ *
  * Source: Knuth, TAOCP vol. 2, section 3.4.2 (the same Algorithm P, indices
  * reversed); Durstenfeld, CACM 7(7), 1964.
  */
 #include "shufflebias/shuffle.h"
+#include "shufflebias/status.h"
 #include "algorithms/deck.h"
+
+/* With b cards not yet placed, position i = n - b takes the card at
+   i + j.  'end' points one past the deck, so that position is end - b.  A
+   swap is its own undo. */
+static void step(void *end, uint64_t b, uint64_t j)
+{
+    sb_card *at = (sb_card *)end - b;
+    sb_deck_swap(at, 0, (size_t)j);
+}
+
+/* One shuffle: what run and run_block both do, so they cannot differ. */
+static inline void shuffle(sb_src *src, sb_card *out, size_t n)
+{
+    sb_deck_identity(out, n);
+    if (n > 1)
+        sb_below_falling(src, n, n - 1, step, step, out + n);
+}
 
 static int run(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out)
 {
     (void)state;
-    sb_deck_identity(out, a->n);
-    for (size_t i = 0; i + 1 < a->n; i++)
-        sb_deck_swap(out, i, i + (size_t)sb_below(src, a->n - i));
-    return 0;
+    shuffle(src, out, a->n);
+    return SB_OK;
+}
+
+static int run_block(void *state, const sb_shuffle_args *a, sb_src *src,
+                     sb_card *out, size_t count)
+{
+    (void)state;
+    for (size_t s = 0; s < count; s++)
+        shuffle(src, out + s * a->n, a->n);
+    return SB_OK;
 }
 
 const sb_shuffle_type sb_shuffle_fisher_yates_forward = {
@@ -37,4 +65,5 @@ const sb_shuffle_type sb_shuffle_fisher_yates_forward = {
     .n_max = SB_DECK_MAX,
     .exact_paths = sb_paths_n_factorial,
     .run = run,
+    .run_block = run_block,
 };

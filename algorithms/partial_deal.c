@@ -19,6 +19,9 @@
  * Exact mode therefore sees one hand from a fresh deck (n!/(n-k)! paths);
  * the reuse shows only across samples, which the sampling statistics see.
  *
+ * The k draws below(n), ..., below(n - k + 1) of a hand go through
+ * sb_below_falling, as in fisher-yates.
+ *
  * Source: the partial Fisher-Yates shuffle (Knuth, TAOCP vol. 2, 3.4.2,
  * Algorithm P stopped early); "shuffle only what you deal" is common
  * advice for card-game servers.
@@ -42,15 +45,39 @@ static void reset(void *state, const sb_shuffle_args *a)
     sb_deck_identity(state, a->n);
 }
 
+/* With b cards not yet dealt, position i = n - b takes the card at i + j.
+   'end' points one past the deck, so that position is end - b.  A swap is
+   its own undo. */
+static void step(void *end, uint64_t b, uint64_t j)
+{
+    sb_card *at = (sb_card *)end - b;
+    sb_deck_swap(at, 0, (size_t)j);
+}
+
+/* One hand of k cards from the kept deck: what run and run_block both do,
+   so they cannot differ.  The hand is read off the deck once its k
+   positions are settled. */
+static inline void deal(sb_src *src, sb_card *deck, size_t n, size_t k,
+                        sb_card *out)
+{
+    sb_below_falling(src, n, k, step, step, deck + n);
+    for (size_t i = 0; i < k; i++)
+        out[i] = deck[i];
+}
+
 static int run(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out)
 {
-    sb_card *deck = state;
+    deal(src, state, a->n, (size_t)a->param[P_K], out);
+    return SB_OK;
+}
+
+static int run_block(void *state, const sb_shuffle_args *a, sb_src *src,
+                     sb_card *out, size_t count)
+{
     const size_t k = (size_t)a->param[P_K];
-    for (size_t i = 0; i < k; i++) {
-        sb_deck_swap(deck, i, i + (size_t)sb_below(src, a->n - i));
-        out[i] = deck[i];
-    }
+    for (size_t s = 0; s < count; s++)
+        deal(src, state, a->n, k, out + s * k);
     return SB_OK;
 }
 
@@ -105,4 +132,5 @@ const sb_shuffle_type sb_shuffle_partial_deal = {
     .free = free,
     .exact_paths = paths,
     .run = run,
+    .run_block = run_block,
 };

@@ -11,20 +11,46 @@
  * Exact bias for 3 cards (2 paths, deck ABC): BCA 1/2, CAB 1/2, the other
  * four never.
  *
+ * The draws below(n - 1), ..., below(1) go through sb_below_falling, as in
+ * fisher-yates.
+ *
  * Source: S. Sattolo, "An algorithm to generate a random cyclic
  * permutation", Information Processing Letters 22(6), 1986.
  */
 #include "shufflebias/shuffle.h"
+#include "shufflebias/status.h"
 #include "algorithms/deck.h"
+
+/* Position i = b takes the card at j < i: never its own.  A swap is its
+   own undo. */
+static void step(void *deck, uint64_t b, uint64_t j)
+{
+    sb_deck_swap(deck, (size_t)b, (size_t)j);
+}
+
+/* One shuffle: what run and run_block both do, so they cannot differ. */
+static inline void shuffle(sb_src *src, sb_card *out, size_t n)
+{
+    sb_deck_identity(out, n);
+    if (n > 1)
+        sb_below_falling(src, n - 1, n - 1, step, step, out);
+}
 
 static int run(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out)
 {
     (void)state;
-    sb_deck_identity(out, a->n);
-    for (size_t i = a->n; i-- > 1;)
-        sb_deck_swap(out, i, (size_t)sb_below(src, i));
-    return 0;
+    shuffle(src, out, a->n);
+    return SB_OK;
+}
+
+static int run_block(void *state, const sb_shuffle_args *a, sb_src *src,
+                     sb_card *out, size_t count)
+{
+    (void)state;
+    for (size_t s = 0; s < count; s++)
+        shuffle(src, out + s * a->n, a->n);
+    return SB_OK;
 }
 
 /* One branch of i for each i from n - 1 down to 1: (n - 1)! paths. */
@@ -47,4 +73,5 @@ const sb_shuffle_type sb_shuffle_sattolo = {
     .n_max = SB_DECK_MAX,
     .exact_paths = paths,
     .run = run,
+    .run_block = run_block,
 };

@@ -48,6 +48,12 @@ size_t sb_draw_weighted(sb_src *src, const uint64_t *w, size_t m)
     return sb_inline_weighted(src, w, m);
 }
 double sb_draw_unit(sb_src *src) { return sb_inline_unit(src); }
+void sb_draw_below_falling(sb_src *src, uint64_t hi, uint64_t count,
+                           sb_falling_fn *step, sb_falling_fn *undo,
+                           void *ctx)
+{
+    sb_inline_below_falling(src, hi, count, step, undo, ctx);
+}
 int sb_src_error(const sb_src *src) { return src->error; }
 
 /* ---- the fast generator ------------------------------------------------ */

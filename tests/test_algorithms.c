@@ -640,6 +640,193 @@ static void sattolo_single_cycle_at_52(void **state)
     }
 }
 
+/* ---- the fast path: run_block and batched draws ------------------------ */
+
+/* For every algorithm with run_block, at several sizes (fitted defaults):
+   a block of 64 and then a block of 1 write exactly what 65 calls of run
+   write from the same fast source, each after sb_src_begin_sample as the
+   runner makes them, and leave the source in the same state.  Kept state
+   (partial-deal's deck) carries from one block to the next as from one
+   run to the next. */
+static void run_block_writes_what_run_writes(void **state)
+{
+    (void)state;
+    const size_t sizes[] = { 1, 2, 3, 5, 13, 52, 1000 };
+    enum { BLOCK = 64 };
+    size_t checked = 0;
+    for (const sb_shuffle_type *const *p = sb_shuffle_types; *p; p++) {
+        const sb_shuffle_type *t = *p;
+        if (!t->run_block)
+            continue;
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            sb_shuffle_args a = { .n = sizes[s] };
+            char why[256];
+            if (sb_shuffle_fitted(t, &a, why, sizeof why) != SB_OK)
+                continue;
+            const size_t len = sb_shuffle_sample_len(t, &a);
+            sb_card *x = malloc((BLOCK + 1) * len * sizeof *x);
+            sb_card *y = malloc((BLOCK + 1) * len * sizeof *y);
+            void *sx = NULL, *sy = NULL;
+            if (t->init) {
+                assert_int_equal(t->init(&sx, &a), SB_OK);
+                assert_int_equal(t->init(&sy, &a), SB_OK);
+            }
+            if (t->reset) {
+                t->reset(sx, &a);
+                t->reset(sy, &a);
+            }
+            sb_src bx, by;
+            sb_src_fast(&bx, 1000 + s, 3);
+            by = bx;
+            assert_int_equal(t->run_block(sx, &a, &bx, x, BLOCK), SB_OK);
+            assert_int_equal(t->run_block(sx, &a, &bx, x + BLOCK * len, 1),
+                             SB_OK);
+            for (size_t i = 0; i <= BLOCK; i++) {
+                sb_src_begin_sample(&by);
+                assert_int_equal(t->run(sy, &a, &by, y + i * len), SB_OK);
+            }
+            assert_memory_equal(x, y, (BLOCK + 1) * len * sizeof *x);
+            assert_memory_equal(bx.s, by.s, sizeof bx.s);
+            assert_int_equal(bx.error, by.error);
+            if (t->free) {
+                t->free(sx);
+                t->free(sy);
+            }
+            free(x);
+            free(y);
+            checked++;
+        }
+    }
+    assert_true(checked >= 6 * 5);    /* six algorithms, most sizes */
+}
+
+/* The indices a falling loop hands out, recorded in order; a rejected
+   batch's steps are taken back off the end. */
+#define TAPE_MAX 1024
+typedef struct tape {
+    size_t len, next, undos;
+    uint64_t b[TAPE_MAX], j[TAPE_MAX];
+} tape;
+
+static void tape_step(void *ctx, uint64_t b, uint64_t j)
+{
+    tape *t = ctx;
+    assert_true(t->len < TAPE_MAX);
+    t->b[t->len] = b;
+    t->j[t->len++] = j;
+}
+
+static void tape_undo(void *ctx, uint64_t b, uint64_t j)
+{
+    tape *t = ctx;
+    assert_true(t->len > 0);
+    t->len--;
+    assert_true(t->b[t->len] == b && t->j[t->len] == j);
+    t->undos++;
+}
+
+/* A source that plays the tape back: below(b) answers the next recorded
+   index, and must be asked for the bound it was recorded with. */
+static uint64_t tape_below(sb_src *s, uint64_t n)
+{
+    tape *t = s->impl;
+    assert_true(t->next < t->len);
+    assert_true(t->b[t->next] == n);
+    return t->j[t->next++];
+}
+static uint64_t tape_bits(sb_src *s, unsigned k) { (void)s; (void)k; fail(); return 0; }
+static size_t tape_weighted(sb_src *s, const uint64_t *w, size_t m)
+{
+    (void)s; (void)w; (void)m;
+    fail();
+    return 0;
+}
+static double tape_unit(sb_src *s) { (void)s; fail(); return 0; }
+static const sb_src_ops tape_ops = { tape_below, tape_bits, tape_weighted,
+                                     tape_unit, NULL };
+
+/* The algorithms whose draws go through sb_below_falling, with the one
+   falling run each makes per sample (first bound, number of draws), as
+   their opening comments say. */
+typedef struct falling_alg {
+    const sb_shuffle_type *t;
+    uint64_t (*hi)(const sb_shuffle_args *a);
+    uint64_t (*count)(const sb_shuffle_args *a);
+} falling_alg;
+
+static uint64_t n_of(const sb_shuffle_args *a) { return a->n; }
+static uint64_t n_less_1(const sb_shuffle_args *a) { return a->n - 1; }
+static uint64_t k_of(const sb_shuffle_args *a) { return (uint64_t)a->param[0]; }
+
+/* On the fast generator, each of these algorithms writes what its plain
+   loop writes when every below() answers the index sb_below_falling hands
+   out for it: the sample is recorded from one copy of a fast source, the
+   same draws are recorded from another copy through sb_below_falling, and
+   the algorithm is run again on a source that plays them back (its ops
+   path, the path exact mode takes).  Both sources must end in the same
+   state.  Done from a seeded state, and from one whose first word is 0
+   (xoshiro256** outputs rotl(5 s[1], 7) * 9: s[1] = 0 gives 0), which
+   the first batch rejects at 52 cards (its product of bounds is not a
+   power of two, so 2^64 mod P > 0 = the final low part): the steps taken
+   from it must all be undone, whatever the algorithm's undo is. */
+static void fast_samples_are_the_plain_loop_on_batched_draws(void **state)
+{
+    (void)state;
+    const falling_alg algs[] = {
+        { &sb_shuffle_fisher_yates, n_of, n_less_1 },
+        { &sb_shuffle_fisher_yates_forward, n_of, n_less_1 },
+        { &sb_shuffle_deal_fisher_yates, n_of, n_less_1 },
+        { &sb_shuffle_sattolo, n_less_1, n_less_1 },
+        { &sb_shuffle_draw_and_fill, n_of, n_of },
+        { &sb_shuffle_partial_deal, n_of, k_of },
+    };
+    const size_t sizes[] = { 2, 3, 52, 1000 };
+    static tape tp;
+    for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
+        const sb_shuffle_type *t = algs[i].t;
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            for (int forced = 0; forced <= 1; forced++) {
+                sb_shuffle_args a = { .n = sizes[s] };
+                char why[256];
+                if (sb_shuffle_fitted(t, &a, why, sizeof why) != SB_OK)
+                    continue;
+                const size_t len = sb_shuffle_sample_len(t, &a);
+                sb_card *fast = malloc(len * sizeof *fast);
+                sb_card *plain = malloc(len * sizeof *plain);
+                void *st = NULL;
+                if (t->init)
+                    assert_int_equal(t->init(&st, &a), SB_OK);
+                sb_src src, rec;
+                sb_src_fast(&src, 77 + s, 0);
+                if (forced)
+                    src.s[1] = 0;
+                rec = src;
+                if (t->reset)
+                    t->reset(st, &a);
+                assert_int_equal(t->run(st, &a, &src, fast), SB_OK);
+
+                memset(&tp, 0, sizeof tp);
+                sb_below_falling(&rec, algs[i].hi(&a), algs[i].count(&a),
+                                 tape_step, tape_undo, &tp);
+                assert_memory_equal(src.s, rec.s, sizeof src.s);
+                const uint64_t count = algs[i].count(&a);
+                if (forced && a.n == 52)      /* the first batch, undone */
+                    assert_int_equal(tp.undos, count < 9 ? count : 9);
+
+                sb_src play = { .ops = &tape_ops, .impl = &tp };
+                if (t->reset)
+                    t->reset(st, &a);
+                assert_int_equal(t->run(st, &a, &play, plain), SB_OK);
+                assert_int_equal(tp.next, tp.len);
+                assert_memory_equal(fast, plain, len * sizeof *fast);
+                if (t->free)
+                    t->free(st);
+                free(fast);
+                free(plain);
+            }
+    }
+}
+
 static void params_are_parsed_and_checked(void **state)
 {
     (void)state;
@@ -678,6 +865,8 @@ int main(void)
         cmocka_unit_test(every_algorithm_makes_valid_reproducible_samples),
         cmocka_unit_test(sattolo_single_cycle_at_52),
         cmocka_unit_test(params_are_parsed_and_checked),
+        cmocka_unit_test(run_block_writes_what_run_writes),
+        cmocka_unit_test(fast_samples_are_the_plain_loop_on_batched_draws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,13 +1,14 @@
 /*
  * test_rng.c - the draw interface and the randomness backends.
  *
- * Unbiasedness is checked exhaustively, never statistically: Lemire's step
- * and the word-based rejection are run on words narrow enough (8 bits) for
- * every possible word to be fed once, and every outcome must come up the
- * same number of times.
+ * Unbiasedness is checked exhaustively, never statistically: Lemire's step,
+ * the batched draws and the word-based rejection are run on words narrow
+ * enough (8 to 20 bits) for every possible word to be fed once, and every
+ * outcome must come up the same number of times.
  */
 #include "tests/sb_test.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
@@ -328,6 +329,235 @@ static void reseed32_restarts_the_generator_every_sample(void **state)
                      SB_ENOTFOUND);
 }
 
+/* ---- batched draws for falling bounds (sb_below_falling) ---------------- */
+
+/* Every word of 'width' bits once through one batch of k bounds from hi,
+   with 'cap' as the point below which the exact check is made: each of
+   the P tuples of indices must come up exactly floor(2^width / P) times,
+   and the other 2^width mod P words be rejected.  'count' has P cells. */
+static void walk_batch(uint64_t hi, unsigned k, unsigned width, uint64_t cap,
+                       unsigned *count)
+{
+    uint64_t p = 1;
+    for (unsigned t = 0; t < k; t++)
+        p *= hi - t;
+    memset(count, 0, p * sizeof *count);
+    uint64_t kept = 0;
+    for (uint64_t w = 0; w < (uint64_t)1 << width; w++) {
+        uint64_t x = w, tuple = 0;
+        for (unsigned t = 0; t < k; t++) {
+            const uint64_t j = sb_batch_take(&x, hi - t, width);
+            assert_true(j < hi - t);
+            tuple = tuple * (hi - t) + j;
+        }
+        if (sb_batch_keep(x, hi, k, width, cap)) {
+            count[tuple]++;
+            kept++;
+        }
+    }
+    const uint64_t words = (uint64_t)1 << width;
+    assert_true(kept == words - words % p);
+    for (uint64_t i = 0; i < p; i++)
+        assert_int_equal(count[i], words / p);
+}
+
+/* The batch is Lemire's method on the product P, so it is exactly
+   uniform: walked on 16-bit words for every batch of up to 8 bounds whose
+   product fits (k = 1 up to bound 256), and on 20-bit words for 9 bounds
+   (9! = 362880), each with the tightest cap (P) and one that always makes
+   the exact check (2^width). */
+static void batch_is_exactly_uniform(void **state)
+{
+    (void)state;
+    unsigned *count = malloc(((size_t)1 << 20) * sizeof *count);
+    assert_non_null(count);
+    for (unsigned k = 1; k <= 8; k++)
+        for (uint64_t hi = k; hi <= 256; hi++) {
+            uint64_t p = 1;
+            for (unsigned t = 0; t < k; t++)
+                p *= hi - t;
+            if (p > (uint64_t)1 << 16)
+                break;
+            walk_batch(hi, k, 16, p, count);
+            walk_batch(hi, k, 16, (uint64_t)1 << 16, count);
+        }
+    walk_batch(9, 9, 20, 362880, count);
+    walk_batch(9, 9, 20, (uint64_t)1 << 20, count);
+    free(count);
+}
+
+/* The batch sizes keep every product within SB_BATCH_CAP, the cap the
+   fast path checks against (a cap below P would keep words that must be
+   rejected).  Checked for every bound up to 2^20 and at the top of each
+   size beyond (a product of k falling bounds grows with its first). */
+static void batch_sizes_keep_products_under_the_cap(void **state)
+{
+    (void)state;
+    uint64_t tops[] = { (uint64_t)1 << 18, ((uint64_t)1 << 18) + 1,
+                        (uint64_t)1 << 27, ((uint64_t)1 << 27) + 1,
+                        (uint64_t)1 << 40, ~(uint64_t)0 };
+    for (uint64_t i = 0; i < ((uint64_t)1 << 20) + 6; i++) {
+        const uint64_t hi = i < (uint64_t)1 << 20 ? i + 1 : tops[i - ((uint64_t)1 << 20)];
+        const unsigned size = sb_batch_size(hi);
+        assert_true(size >= 1 && size <= SB_BATCH_MAX);
+        if (size == 1)
+            continue;
+        const unsigned k = hi < size ? (unsigned)hi : size;
+        uint64_t p = 1;
+        for (unsigned t = 0; t < k; t++)
+            assert_false(__builtin_mul_overflow(p, hi - t, &p));
+        assert_true(p <= SB_BATCH_CAP);
+    }
+    assert_int_equal(sb_batch_size(64), 9);
+    assert_int_equal(sb_batch_size(65), 6);
+    assert_int_equal(sb_batch_size(((uint64_t)1 << 27) + 1), 1);
+}
+
+/* The steps a falling loop takes, kept as a stack: undo must take back
+   the last step with the same arguments. */
+#define TAPE_MAX 2048
+typedef struct tape {
+    size_t len, steps, undos;
+    uint64_t b[TAPE_MAX], j[TAPE_MAX];
+} tape;
+
+static void tape_step(void *ctx, uint64_t b, uint64_t j)
+{
+    tape *t = ctx;
+    assert_true(t->len < TAPE_MAX);
+    assert_true(j < b);
+    t->b[t->len] = b;
+    t->j[t->len++] = j;
+    t->steps++;
+}
+
+static void tape_undo(void *ctx, uint64_t b, uint64_t j)
+{
+    tape *t = ctx;
+    assert_true(t->len > 0);
+    t->len--;
+    assert_true(t->b[t->len] == b && t->j[t->len] == j);
+    t->undos++;
+}
+
+/* On a source with 'ops' (here the generic word source, as under every
+   GSL and weak generator) the loop is one below() per step, in order:
+   the same indices, the same words taken, and nothing undone. */
+static void falling_elsewhere_is_one_below_per_step(void **state)
+{
+    (void)state;
+    const uint64_t his[] = { 1, 2, 7, 52, 200 };
+    for (size_t h = 0; h < sizeof his / sizeof his[0]; h++) {
+        const uint64_t hi = his[h];
+        counter c1 = { { 8, counter_next, 0 }, 3, 0 };
+        counter c2 = { { 8, counter_next, 0 }, 3, 0 };
+        sb_src s1, s2;
+        sb_src_from_words(&s1, &c1.ws);
+        sb_src_from_words(&s2, &c2.ws);
+        static tape t;
+        memset(&t, 0, sizeof t);
+        sb_below_falling(&s1, hi, hi, tape_step, tape_undo, &t);
+        assert_int_equal(t.len, hi);
+        assert_int_equal(t.undos, 0);
+        for (uint64_t i = 0; i < hi; i++) {
+            assert_true(t.b[i] == hi - i);
+            assert_true(t.j[i] == sb_draw_below(&s2, hi - i));
+        }
+        assert_true(c1.taken == c2.taken);
+        /* The exported form (for plug-ins) is the same loop. */
+        memset(&t, 0, sizeof t);
+        c1.next_word = c2.next_word = 3;
+        sb_draw_below_falling(&s1, hi, hi, tape_step, tape_undo, &t);
+        for (uint64_t i = 0; i < hi; i++)
+            assert_true(t.j[i] == sb_draw_below(&s2, hi - i));
+    }
+}
+
+/* The fast path's draws computed another way: for each batch (sizes as
+   sb_batch_size chooses), the word x is kept when x P mod 2^64 >= 2^64
+   mod P, and the indices are the mixed-radix digits of floor(x P / 2^64),
+   the first bound's the most significant.  Writes 'count' indices to j and
+   leaves 's' where the batches left it. */
+static void reference_falling(uint64_t s[4], uint64_t hi, uint64_t count,
+                              uint64_t *j)
+{
+    while (count > 0) {
+        const unsigned size = sb_batch_size(hi);
+        const unsigned k = count < size ? (unsigned)count : size;
+        uint64_t p = 1;
+        for (unsigned t = 0; t < k; t++)
+            p *= hi - t;
+        const uint64_t rem = (uint64_t)(((sb_u128)1 << 64) % p);
+        for (;;) {
+            const sb_u128 xp = (sb_u128)sb_xoshiro_next(s) * p;
+            if ((uint64_t)xp < rem)
+                continue;
+            uint64_t digits = (uint64_t)(xp >> 64);
+            for (unsigned t = k; t-- > 0;) {
+                j[t] = digits % (hi - t);
+                digits /= hi - t;
+            }
+            break;
+        }
+        j += k;
+        hi -= k;
+        count -= k;
+    }
+}
+
+/* One falling loop on the fast generator against the reference: the steps
+   that stand are the reference's indices, and the generator ends in the
+   same state.  Returns the steps undone. */
+static size_t check_fast_falling(sb_src *src, uint64_t hi, uint64_t count)
+{
+    static tape t;
+    static uint64_t want[TAPE_MAX];
+    memset(&t, 0, sizeof t);
+    uint64_t ref[4];
+    memcpy(ref, src->s, sizeof ref);
+    reference_falling(ref, hi, count, want);
+    sb_below_falling(src, hi, count, tape_step, tape_undo, &t);
+    assert_true(t.len == count);
+    for (uint64_t i = 0; i < count; i++) {
+        assert_true(t.b[i] == hi - i);
+        assert_true(t.j[i] == want[i]);
+    }
+    assert_memory_equal(src->s, ref, sizeof ref);
+    return t.undos;
+}
+
+/* On the fast generator: batches of every size (9 bounds up to 64, 6 up
+   to 512, 4, 3, 2, then 1), runs that end inside a batch, and bounds just
+   over 2^63, where Lemire's method rejects about one word in two, so that
+   undone steps happen all along the run.  Then a batch forced to be
+   rejected: xoshiro256**'s output is rotl(5 s[1], 7) * 9, so s[1] = 0
+   makes the next word 0, whose final low part 0 is below 2^64 mod P for
+   any P that is not a power of two; the nine steps of the batch must be
+   undone, first at the start of a run, then in its middle. */
+static void falling_fast_path_is_the_batched_stream(void **state)
+{
+    (void)state;
+    sb_src src;
+    sb_src_fast(&src, 11, 0);
+    const uint64_t runs[][2] = {
+        { 52, 51 }, { 1000, 999 }, { 3, 2 }, { 2, 1 }, { 1, 1 }, { 64, 64 },
+        { 65, 10 }, { 600, 20 }, { 9000, 8 }, { 300000, 7 },
+        { ((uint64_t)1 << 28), 3 },
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++)
+        check_fast_falling(&src, runs[r][0], runs[r][1]);
+    /* (2^64 mod b) / 2^64 ~ 1/2 per draw for b just over 2^63: no step
+       undone in 300 would have probability about 2^-300. */
+    assert_true(check_fast_falling(&src, ((uint64_t)1 << 63) + 1, 300) > 0);
+
+    src.s[1] = 0;
+    assert_int_equal(check_fast_falling(&src, 52, 51), 9);
+    check_fast_falling(&src, 52, 9);
+    src.s[1] = 0;
+    assert_int_equal(check_fast_falling(&src, 43, 42), 9);
+    assert_int_equal(sb_src_error(&src), SB_OK);
+}
+
 static void unknown_source_is_refused(void **state)
 {
     (void)state;
@@ -353,6 +583,10 @@ int main(void)
         cmocka_unit_test(gsl_odd_range_words),
         cmocka_unit_test(stuck_words_end_with_an_error),
         cmocka_unit_test(reseed32_restarts_the_generator_every_sample),
+        cmocka_unit_test(batch_is_exactly_uniform),
+        cmocka_unit_test(batch_sizes_keep_products_under_the_cap),
+        cmocka_unit_test(falling_elsewhere_is_one_below_per_step),
+        cmocka_unit_test(falling_fast_path_is_the_batched_stream),
         cmocka_unit_test(unknown_source_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

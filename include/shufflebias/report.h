@@ -14,7 +14,7 @@
 
 /* Bumped whenever the way a seed becomes decks changes, so that results of
    different versions are never silently compared. */
-#define SB_STREAM_VERSION 1
+#define SB_STREAM_VERSION 2
 
 /* How many messages about bad samples a report keeps, and how long. */
 #define SB_INPUT_LISTED 20u

@@ -11,6 +11,19 @@
  *   sb_weighted(src, w, m)  index i in [0, m) with probability w[i] / sum(w)
  *   sb_unit(src)            uniform double in [0, 1) with 53 random bits
  *
+ * and one for the loop at the heart of Fisher-Yates, whose bounds fall by
+ * one at each step:
+ *
+ *   sb_below_falling(src, hi, count, step, undo, ctx)
+ *                           step(ctx, b, below(b)) for b = hi, hi - 1, ...,
+ *                           hi - count + 1 in turn
+ *
+ * On every source but the fast generator it is exactly that loop: the same
+ * calls of below(), in the same order, so exact mode and the other
+ * backends see nothing new.  On the fast generator one 64-bit word serves
+ * a batch of several draws (Brackett-Rozinsky and Lemire, below), and the
+ * rare batch whose word is rejected has its steps taken back with 'undo'.
+ *
  * Two ways to call them.  Code built inside the project defines
  * SB_INLINE_DRAWS and gets them inlined, with the fast generator's state
  * visible and a single well-predicted branch to the other backends.  Code
@@ -39,6 +52,12 @@ uint64_t sb_draw_below(sb_src *src, uint64_t n);
 uint64_t sb_draw_bits(sb_src *src, unsigned k);
 size_t sb_draw_weighted(sb_src *src, const uint64_t *w, size_t m);
 double sb_draw_unit(sb_src *src);
+/* A step of a loop of draws with falling bounds: 'j' was drawn below 'b'. */
+typedef void sb_falling_fn(void *ctx, uint64_t b, uint64_t j);
+/* sb_below_falling for plug-ins: see sb_inline_below_falling. */
+void sb_draw_below_falling(sb_src *src, uint64_t hi, uint64_t count,
+                           sb_falling_fn *step, sb_falling_fn *undo,
+                           void *ctx);
 /* The status recorded by a draw that could not be answered, SB_OK if none. */
 int sb_src_error(const sb_src *src);
 /* The GSL generator (a gsl_rng *) behind 'src' when the user chose one,
@@ -121,6 +140,123 @@ static inline uint64_t sb_inline_below(sb_src *src, uint64_t n)
     return r;
 }
 
+/* ---- batched draws for falling bounds -----------------------------------
+
+   Brackett-Rozinsky and Lemire, "Batched ranged random integer
+   generation", Software: Practice and Experience 55(1), 2025 (arXiv
+   2408.06213).  One word x of 'width' bits serves k draws with the bounds
+   hi, hi - 1, ..., hi - k + 1 when their product P = hi (hi - 1) ... (hi -
+   k + 1) is at most 2^width: multiply x by the first bound, the high part
+   is the first index and the low part carries on to be multiplied by the
+   next bound (sb_batch_take), and so on.  The k steps together compute
+   x * P = N * 2^width + L, where N is the number whose mixed-radix digits
+   are the k indices and L the final low part; so this is Lemire's method
+   for the single bound P (see sb_lemire_accept): keeping the words with
+   L >= 2^width mod P (sb_batch_keep) leaves exactly floor(2^width / P)
+   words for each of the P tuples of indices, and every tuple is exactly
+   equally likely. */
+
+/* The next index of a batch: the high part of x * b; x keeps the low. */
+static inline uint64_t sb_batch_take(uint64_t *x, uint64_t b, unsigned width)
+{
+    const sb_u128 m = (sb_u128)*x * b;
+    *x = width == 64 ? (uint64_t)m
+                     : (uint64_t)m & (((uint64_t)1 << width) - 1);
+    return (uint64_t)(m >> width);
+}
+
+/* Whether the batch of k bounds from hi whose final low part is 'low'
+   stands (1) or must be drawn again (0).  The remainder 2^width mod P
+   costs a division, so it is computed only when 'low' is below 'cap', any
+   bound with cap >= P: the remainder is below P, so a low part at or
+   above cap is kept at once.  Preconditions: 1 <= k <= hi, P <= 2^width,
+   P <= cap. */
+static inline int sb_batch_keep(uint64_t low, uint64_t hi, unsigned k,
+                                unsigned width, uint64_t cap)
+{
+    if (__builtin_expect(low >= cap, 1))
+        return 1;
+    const uint64_t mask = width == 64 ? ~(uint64_t)0
+                                      : ((uint64_t)1 << width) - 1;
+    uint64_t p = hi;
+    for (unsigned t = 1; t < k; t++)
+        p *= hi - t;
+    return low >= ((mask - p + 1) & mask) % p;     /* 2^width mod P */
+}
+
+/* Draws one word serves on the fast path, by the largest bound of the
+   batch: the most that keep P < hi^k <= 2^54 (64^9, 512^6, 8192^4 = 2^52,
+   (2^18)^3, (2^27)^2), and one above 2^27.  So every batch of two or more
+   has P <= SB_BATCH_CAP: its final low part falls below the cap, and needs
+   the division, once in 2^10 batches, and the batch is drawn again at most
+   as often.  A batch of one is Lemire's method itself, with cap = P = hi.
+   (The paper's own sizes go up to 6 draws per word; 9 for bounds up to 64
+   measured faster here for 52-card decks.) */
+#define SB_BATCH_MAX 9u
+#define SB_BATCH_CAP ((uint64_t)1 << 54)
+
+static inline unsigned sb_batch_size(uint64_t hi)
+{
+    return hi <= 64 ? 9 : hi <= 512 ? 6 : hi <= 8192 ? 4
+         : hi <= ((uint64_t)1 << 18) ? 3 : hi <= ((uint64_t)1 << 27) ? 2 : 1;
+}
+
+/* Take back the k steps of a rejected batch drawn from word x0, last
+   first.  Rare: out of the hot loop. */
+static inline void sb_batch_undo(uint64_t x0, uint64_t hi, unsigned k,
+                                 sb_falling_fn *undo, void *ctx)
+{
+    uint64_t j[SB_BATCH_MAX];
+    for (unsigned t = 0; t < k; t++)
+        j[t] = sb_batch_take(&x0, hi - t, 64);
+    for (unsigned t = k; t-- > 0;)
+        undo(ctx, hi - t, j[t]);
+}
+
+/* step(ctx, b, below(b)) for b = hi down to hi - count + 1, in that order.
+   Precondition: count <= hi (every bound at least 1).
+
+   On the fast generator, each batch takes its steps as its indices come
+   out of the word, before the word is known to stand: that keeps the
+   multiplications and the caller's work (a swap) in one stream the
+   processor can overlap, where checking first would cost a pass over the
+   batch.  A word that does not stand (for a 52-card deck, about one
+   deck in 10^5) has its steps taken back by undo(ctx, b, j) with the same
+   arguments, last first, and the batch is drawn again from a new word.  So
+   'undo' must exactly reverse what 'step' did to anything a later step or
+   the sample reads (a swap is its own undo), and the steps that stand are
+   those of accepted words alone: exactly uniform, as above.
+
+   On every other source the loop is the plain one, one below() per step
+   in order, and 'undo' is never called.  Inlined whole where it is used,
+   so that 'step' and 'undo', known there, are inlined too. */
+static inline __attribute__((always_inline)) void
+sb_inline_below_falling(sb_src *src, uint64_t hi, uint64_t count,
+                        sb_falling_fn *step, sb_falling_fn *undo, void *ctx)
+{
+    if (__builtin_expect(src->ops != NULL, 0)) {
+        for (uint64_t t = 0; t < count; t++)
+            step(ctx, hi - t, src->ops->below(src, hi - t));
+        return;
+    }
+    while (count > 0) {
+        const unsigned size = sb_batch_size(hi);
+        const unsigned k = count < size ? (unsigned)count : size;
+        const uint64_t cap = k == 1 ? hi : SB_BATCH_CAP;
+        for (;;) {
+            const uint64_t x0 = sb_xoshiro_next(src->s);
+            uint64_t x = x0;
+            for (unsigned t = 0; t < k; t++)
+                step(ctx, hi - t, sb_batch_take(&x, hi - t, 64));
+            if (sb_batch_keep(x, hi, k, 64, cap))
+                break;
+            sb_batch_undo(x0, hi, k, undo, ctx);
+        }
+        hi -= k;
+        count -= k;
+    }
+}
+
 static inline uint64_t sb_inline_bits(sb_src *src, unsigned k)
 {
     if (__builtin_expect(src->ops != NULL, 0))
@@ -164,6 +300,7 @@ static inline void sb_src_begin_sample(sb_src *src)
 #define sb_bits sb_inline_bits
 #define sb_weighted sb_inline_weighted
 #define sb_unit sb_inline_unit
+#define sb_below_falling sb_inline_below_falling
 
 #else /* !SB_INLINE_DRAWS */
 
@@ -171,6 +308,7 @@ static inline void sb_src_begin_sample(sb_src *src)
 #define sb_bits sb_draw_bits
 #define sb_weighted sb_draw_weighted
 #define sb_unit sb_draw_unit
+#define sb_below_falling sb_draw_below_falling
 
 #endif /* SB_INLINE_DRAWS */
 
