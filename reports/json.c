@@ -124,7 +124,8 @@ json_t *sb_report_json(const sb_report *rep)
     /* What was asked: the first stage's samples when the run escalated
        (the tables are then the last stage's: see "tables" below). */
     json_object_set_new(root, "samples_requested", json_integer(
-        (json_int_t)(rep->n_stages ? rep->stages[0].samples : run->samples)));
+        (json_int_t)(rep->n_stages && !run->part_end ? rep->stages[0].samples
+                                                      : run->samples)));
     /* Recorded samples have no seed; a program was handed one. */
     const int recorded = run->input && strcmp(run->input->source, "input") == 0;
     json_object_set_new(root, "seed", recorded ? json_null()
@@ -212,7 +213,11 @@ json_t *sb_report_json(const sb_report *rep)
     json_object_set_new(timing, "threads", json_integer(run->threads));
     json_object_set_new(timing, "samples_per_second",
                         json_real(run->seconds > 0
-                                  ? (double)run->done / run->seconds : 0.0));
+                                  ? (double)(run->done - run->resumed)
+                                    / run->seconds : 0.0));
+    if (run->resumed)
+        json_object_set_new(timing, "samples_resumed",
+                            json_integer((json_int_t)run->resumed));
     json_object_set_new(root, "timing", timing);
     return root;
 }

@@ -106,6 +106,8 @@ int sb_render_text(FILE *f, const sb_report *rep)
             !run->partial ? ""
             : run->input && run->input->error[0]
             ? " - PARTIAL, the input went wrong (below)"
+            : run->merged_files
+            ? " - PARTIAL, the files hold fewer samples than their runs asked"
             : " - PARTIAL, the run was interrupted");
     const sb_input_info *in = run->input;
     if (in && strcmp(in->source, "exec") == 0)
@@ -181,13 +183,16 @@ int sb_render_text(FILE *f, const sb_report *rep)
                 "record more to settle a suspect result\n");
     fprintf(f, "  thresholds suspect below %g, fail below %g (Holm-adjusted)\n",
             run->suspect_alpha, run->fail_alpha);
+    /* The rate of this session: samples resumed from a state file were
+       made before it. */
+    const double rate = run->seconds > 0 ? (double)(run->done - run->resumed)
+                                           / run->seconds : 0.0;
+    char threads[32] = "";
     if (run->threads > 1)
-        fprintf(f, "  time       %.2f s (%.3g samples/s on %u threads)\n",
-                run->seconds, run->seconds > 0 ? (double)run->done
-                                                 / run->seconds : 0.0,
-                run->threads);
-    else if (!run->merged_files)
-        fprintf(f, "  time       %.2f s (%.3g samples/s)\n", run->seconds,
-                run->seconds > 0 ? (double)run->done / run->seconds : 0.0);
+        snprintf(threads, sizeof threads, " on %u threads", run->threads);
+    if (!run->merged_files)
+        fprintf(f, "  time       %.2f s (%.3g samples/s%s)%s\n",
+                run->seconds, rate, threads,
+                run->resumed ? ", after resuming a saved state" : "");
     return ferror(f) ? SB_EIO : SB_OK;
 }

@@ -34,6 +34,8 @@ int sb_chunks_add(sb_chunks *s, uint64_t lo, uint64_t hi)
         return SB_EINVAL;                   /* overlaps range i */
     const int join_left = i < s->count && s->r[i].hi == lo;
     const size_t right = join_left ? i + 1 : i;
+    if (right < s->count && s->r[right].lo < hi)
+        return SB_EINVAL;                   /* overlaps the next range */
     const int join_right = right < s->count && s->r[right].lo == hi;
     if (join_left && join_right) {
         s->r[i].hi = s->r[i + 1].hi;

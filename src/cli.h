@@ -125,11 +125,13 @@ typedef struct sb_cli_keep {
                                  start */
     unsigned part, parts;     /* only part 'part' (1-based) of 'parts' of
                                  the run's chunks; 0 for a whole run */
+    int save_failed;          /* set by sb_cli_run: the last save of the
+                                 state failed (it said why) */
 } sb_cli_keep;
 /* Seconds between two saves of a state file. */
 #define SB_CLI_SAVE_SECONDS 60.0
 int sb_cli_run(struct sb_run_config *cfg, const char *tests, int quiet,
-               unsigned escalations, const sb_cli_keep *keep,
+               unsigned escalations, sb_cli_keep *keep,
                struct sb_report *rep);
 
 /* --threads N: 1 .. SB_CLI_THREADS_MAX; 0, or -1 after printing the

@@ -396,7 +396,7 @@ typedef struct cli_stage_ctx {
     sb_cli_progress *progress;
     unsigned escalations;
     char label[96];
-    const sb_cli_keep *keep;
+    sb_cli_keep *keep;
     sb_state *save;            /* what the state files say, counts aside */
     const sb_stage *stages;    /* the stages finished, as sb_escalate_from
                                   fills them */
@@ -418,6 +418,7 @@ static int cli_save(void *ctx, const sb_run_counts *counts)
         sb_cli_error("%s; the run goes on", err);
     }
     c->save_failed = rc != SB_OK;
+    c->keep->save_failed = c->save_failed;
     return SB_OK;
 }
 
@@ -602,10 +603,10 @@ int sb_cli_opt_escalate(const char *arg, unsigned *out)
 }
 
 int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
-               unsigned escalations, const sb_cli_keep *keep,
+               unsigned escalations, sb_cli_keep *keep,
                sb_report *rep)
 {
-    static const sb_cli_keep none = { 0 };
+    sb_cli_keep none = { 0 };
     const sb_shuffle_type *t = cfg->alg;
     char why[256];
     if (sb_shuffle_check(t, &cfg->args, why, sizeof why) != SB_OK) {

@@ -144,6 +144,12 @@ static int gather(const merge_options *o, merged *m)
                          o->files[k], o->files[0], err);
             return -1;
         }
+        if (st->stage != first->stage) {
+            sb_cli_error("merge: '%s' is at escalation stage %u and '%s' "
+                         "at stage %u: merge the states of one stage",
+                         o->files[k], st->stage, o->files[0], first->stage);
+            return -1;
+        }
         size_t g = 0;
         while (g < m->n_seeds && m->seeds[g] != st->stage_seed)
             g++;

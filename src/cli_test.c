@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "algorithms/registry.h"
 #include "reports/render.h"
@@ -143,7 +144,9 @@ static int parse_part(const char *arg, unsigned *i, unsigned *k)
 static int resume_options(int argc, char **argv, const test_options *o)
 {
     const char *clash = optind != argc ? argv[optind]
-                      : o->plugin ? "--plugin"
+                      : o->input_options ? "--kind, --hands, --draw, "
+                                           "--format, --one-based and "
+                                           "--skip-invalid"
                       : o->n_given ? "--n"
                       : o->samples_given ? "--samples"
                       : o->seed_given ? "--seed"
@@ -282,6 +285,21 @@ static int parse(int argc, char **argv, test_options *o)
                      "the same seed");
         return -1;
     }
+    if (o->part && o->escalate_given && o->escalate > 0) {
+        sb_cli_error("test: --part makes one part of a run, whose verdict "
+                     "is only the merged one's: escalate after 'shufflebias "
+                     "merge', not in a part");
+        return -1;
+    }
+    if (o->part) {
+        o->escalate = 0;
+        if (strcmp(o->rng, SB_RNG_DEFAULT) != 0) {
+            sb_cli_error("test: --part needs the random-access source '%s': "
+                         "'%s' is one stream, so part I would make every "
+                         "chunk before its own", SB_RNG_DEFAULT, o->rng);
+            return -1;
+        }
+    }
     if (o->exec || o->input) {
         if (optind != argc) {
             sb_cli_error("test: --%s takes no algorithm name (got '%s')",
@@ -411,6 +429,12 @@ static int test_external(const sb_cli *cli, const test_options *o)
    the error. */
 static int can_save(const char *path)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        sb_cli_error("cannot save the state as '%s': not a regular file",
+                     path);
+        return -1;
+    }
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
@@ -447,8 +471,22 @@ static int load_resumed(test_options *o, sb_state *st)
         sb_state_free(st);
         return -1;
     }
+    /* A state file names its plug-in but never loads it: the code to run
+       is given on the command line again. */
+    if (st->plugin[0] && !o->plugin) {
+        sb_cli_error("state file '%s' is a run of '%s' from the plug-in "
+                     "'%s': give --plugin SO to load it again", o->resume,
+                     st->algorithm, st->plugin);
+        sb_state_free(st);
+        return -1;
+    }
+    if (!st->plugin[0] && o->plugin) {
+        sb_cli_error("state file '%s' is a run of the built-in '%s': drop "
+                     "--plugin", o->resume, st->algorithm);
+        sb_state_free(st);
+        return -1;
+    }
     o->alg = st->algorithm;
-    o->plugin = st->plugin[0] ? st->plugin : NULL;
     o->n = st->shape.n;
     o->rng = st->rng;
     o->seed = st->seed;
@@ -533,7 +571,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         .threads = o.threads ? o.threads : sb_cli_threads_default(),
         .stop = cli->stop,
     };
-    const sb_cli_keep keep = { .path = o.state,
+    sb_cli_keep keep = { .path = o.state,
                                .resume = o.resume ? &resumed : NULL,
                                .part = o.part_i, .parts = o.part_k };
     sb_report rep;
@@ -542,11 +580,17 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         && same_params(&o, o.resume ? &resumed : NULL, t, &cfg.args) == 0
         && sb_cli_run(&cfg, o.tests, o.quiet, o.escalate, &keep, &rep) == 0) {
         code = report(&o, &rep, exit_code(&rep));
+        const int saved = o.state && !keep.save_failed;
         if (rep.run.partial)
             sb_cli_error("interrupted: the report covers the %" PRIu64
                          " samples done of %" PRIu64 "%s%s", rep.run.done,
-                         rep.run.samples, o.state ? "; go on with "
-                         "--resume " : "", o.state ? o.state : "");
+                         rep.run.samples, saved ? "; go on with "
+                         "--resume " : "", saved ? o.state : "");
+        if (o.state && keep.save_failed) {
+            sb_cli_error("the state of this run could not be saved to '%s' "
+                         "(see above)", o.state);
+            code = SB_EXIT_USAGE;
+        }
         sb_report_release(&rep);
     }
     if (plugin)

@@ -134,6 +134,7 @@ typedef struct pool {
     int whole_chunks;      /* stop between chunks only */
     worker *w;
     unsigned n_workers;
+    unsigned threads_used; /* of them, those that started */
     sb_run_counts base;    /* resumed counts (or none), and the chunks
                               counted whole so far, resumed ones included */
     double start, last_checkpoint;
@@ -147,11 +148,26 @@ typedef struct pool {
     unsigned running;      /* threads not yet finished */
     atomic_int failed;     /* a thread's work failed: everyone stops
                               (read without the lock between blocks) */
+    atomic_int stopping;   /* the caller's stop flag, seen */
+    pthread_t caller;      /* the thread that called sb_run */
+    uint64_t target;       /* samples this run makes and counts: the run's,
+                              or a part's share (resumed ones included) */
 } pool;
 
-static int stop_requested(const pool *p)
+/* Whether the run is to stop.  The caller's flag is set by a signal
+   handler and read only on the calling thread (signals are blocked in
+   the others); the other threads read 'stopping', which the calling
+   thread sets when it sees the flag. */
+static int stop_requested(pool *p)
 {
-    return p->cfg->stop && *p->cfg->stop;
+    if (atomic_load_explicit(&p->stopping, memory_order_relaxed))
+        return 1;
+    if (p->cfg->stop && *p->cfg->stop
+        && pthread_equal(pthread_self(), p->caller)) {
+        atomic_store_explicit(&p->stopping, 1, memory_order_relaxed);
+        return 1;
+    }
+    return 0;
 }
 
 /* The next chunk for a thread, under the lock: 0 when there is none, or
@@ -286,11 +302,15 @@ static int checkpoint_due(const pool *p)
         && sb_now() - p->last_checkpoint >= p->cfg->checkpoint_seconds;
 }
 
+/* Progress of this session: a resumed run's rate and time left count
+   only what it makes itself. */
 static void show_progress(pool *p)
 {
     if (p->cfg->progress)
-        p->cfg->progress(p->cfg->progress_ctx, samples_done(p),
-                         p->cfg->samples);
+        p->cfg->progress(p->cfg->progress_ctx,
+                         samples_done(p) - p->base.done,
+                         p->target > p->base.done ? p->target - p->base.done
+                                                  : 0);
 }
 
 /* One thread's work: chunk after chunk until there is none. */
@@ -352,13 +372,18 @@ static void watch(pool *p)
         if (p->running == 0)
             break;
         pthread_mutex_unlock(&p->mu);
+        (void)stop_requested(p);        /* passes the flag on */
         show_progress(p);
         pthread_mutex_lock(&p->mu);
         if (checkpoint_due(p) && !p->failed) {
             p->pause = 1;
             while (p->parked < p->running)
                 pthread_cond_wait(&p->wake, &p->mu);
-            checkpoint(p);
+            /* A thread that failed meanwhile made the others leave in the
+               middle of their chunks: their counts are no longer whole
+               chunks, and must not be saved. */
+            if (!p->failed)
+                checkpoint(p);
             p->pause = 0;
             pthread_cond_broadcast(&p->go);
         }
@@ -443,6 +468,8 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
     memset(p, 0, sizeof *p);
     p->cfg = cfg;
     p->shape = *shape;
+    p->caller = pthread_self();
+    p->target = cfg->samples;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->go, NULL);
@@ -459,14 +486,24 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
         p->end = cfg->end_chunk && cfg->end_chunk < chunks ? cfg->end_chunk
                                                            : chunks;
         p->lo = cfg->first_chunk;
+        const uint64_t lo = p->lo * SB_CHUNK_SAMPLES;
+        const uint64_t hi = p->end * SB_CHUNK_SAMPLES;
+        p->target = (hi < cfg->samples ? hi : cfg->samples)
+                  - (lo < cfg->samples ? lo : cfg->samples);
         /* A sequential stream is made from its start, whatever is
            counted. */
         p->next = p->sequential ? 0 : p->lo;
         p->whole_chunks = cfg->checkpoint != NULL;
         if (cfg->resume) {
             uint64_t shared;
-            if (sb_chunks_union(&p->base.chunks, &cfg->resume->chunks,
-                                &shared) != SB_OK)
+            int rc2 = sb_chunks_union(&p->base.chunks, &cfg->resume->chunks,
+                                      &shared);
+            if (rc2 == SB_EINVAL) {
+                snprintf(err, len, "the counts to resume hold chunk %llu "
+                         "twice", (unsigned long long)shared);
+                return SB_EINVAL;
+            }
+            if (rc2 != SB_OK)
                 goto nomem;
             p->base.done = cfg->resume->done;
         }
@@ -588,28 +625,40 @@ static int sample(pool *p, char *err, size_t len)
 {
     const sb_run_config *cfg = p->cfg;
     p->running = p->n_workers;
+    p->threads_used = 1;
     p->last_checkpoint = sb_now();
     if (p->n_workers == 1) {
         work(&p->w[0], 1);
     } else {
+        /* Signals go to the calling thread only: the threads started
+           inherit a mask blocking them. */
+        sigset_t block, old;
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        sigaddset(&block, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &block, &old);
         unsigned started = 0;
         for (; started < p->n_workers; started++)
             if (pthread_create(&p->w[started].tid, NULL, work_thread,
                                &p->w[started]) != 0)
                 break;
-        if (started < p->n_workers) {
-            /* Those that started finish the run alone. */
-            pthread_mutex_lock(&p->mu);
-            p->running -= p->n_workers - started;
-            pthread_mutex_unlock(&p->mu);
-        }
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
         if (started == 0) {
-            snprintf(err, len, "cannot start a thread");
-            return SB_ENOMEM;
+            /* No thread at all: the calling thread makes the run. */
+            p->running = 1;
+            work(&p->w[0], 1);
+        } else {
+            if (started < p->n_workers) {
+                /* Those that started make the run between them. */
+                pthread_mutex_lock(&p->mu);
+                p->running -= p->n_workers - started;
+                pthread_mutex_unlock(&p->mu);
+            }
+            watch(p);
+            for (unsigned t = 0; t < started; t++)
+                pthread_join(p->w[t].tid, NULL);
         }
-        watch(p);
-        for (unsigned t = 0; t < started; t++)
-            pthread_join(p->w[t].tid, NULL);
+        p->threads_used = started ? started : 1;
     }
     for (unsigned t = 0; t < p->n_workers; t++)
         if (p->w[t].status != SB_OK) {
@@ -673,7 +722,8 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
     rep->run.done = done;
     rep->run.seed = cfg->seed;
     rep->run.stream_version = SB_STREAM_VERSION;
-    rep->run.threads = p.n_workers;
+    rep->run.threads = p.threads_used ? p.threads_used : 1;
+    rep->run.resumed = p.base.done;
     if (cfg->feed) {
         /* Read to the end: as many as there were. */
         rep->run.algorithm = cfg->feed->name;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "shufflebias/status.h"
+#include "src/escalate.h"
 #include "stats/registry.h"
 
 static const char magic[8] = { 'S', 'B', 'S', 'T', 'A', 'T', 'E', '\n' };
@@ -248,7 +249,9 @@ static void get_str(in_buf *b, char *out, size_t size)
     b->at += (size_t)padded;
 }
 
-/* A whole file in memory. */
+/* A whole file in memory: its header first, then as many bytes as the
+   header says (and one more, to see that nothing follows), so that a
+   huge or endless file is never read whole. */
 static int slurp(const char *path, unsigned char **data, size_t *size,
                  char *err, size_t len)
 {
@@ -260,7 +263,19 @@ static int slurp(const char *path, unsigned char **data, size_t *size,
     }
     unsigned char *p = NULL;
     size_t n = 0, cap = 0;
+    /* Bytes to read: the header, then what it announces. */
+    uint64_t want = HEADER_BYTES;
     for (;;) {
+        if (n >= HEADER_BYTES && want == HEADER_BYTES
+            && memcmp(p, magic, sizeof magic) == 0) {
+            uint64_t payload = 0;
+            for (int i = 0; i < 8; i++)
+                payload |= (uint64_t)p[16 + i] << (8 * i);
+            want = payload < (UINT64_C(1) << 40)
+                 ? HEADER_BYTES + payload + TRAILER_BYTES + 1 : n;
+        }
+        if (n >= want)
+            break;
         if (n == cap) {
             cap = cap ? 2 * cap : 65536;
             unsigned char *q = realloc(p, cap);
@@ -272,7 +287,9 @@ static int slurp(const char *path, unsigned char **data, size_t *size,
             }
             p = q;
         }
-        size_t got = fread(p + n, 1, cap - n, f);
+        const size_t room = want - n < cap - n ? (size_t)(want - n)
+                                               : cap - n;
+        size_t got = fread(p + n, 1, room, f);
         n += got;
         if (got == 0)
             break;
@@ -345,6 +362,19 @@ static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
     }
     st->stage_seed = get_u64(b);
     st->stage_samples = get_u64(b);
+    /* What the run's seed and samples make of its stage and part. */
+    const uint64_t chunks = sb_chunk_count(st->stage_samples);
+    if (b->bad || st->stage_seed != sb_escalation_seed(st->seed, st->stage)
+        || st->stage_samples != sb_escalation_samples(st->samples,
+                                                      st->stage)
+        || (st->parts == 0) != (st->part == 0)
+        || (st->parts ? st->part_first >= st->part_end
+                        || st->part_end > chunks || st->stage != 0
+                      : st->part_first != 0 || st->part_end != 0)) {
+        snprintf(err, len, "its stage or part does not fit its seed and "
+                 "samples");
+        return -1;
+    }
     sb_run_counts *c = &st->counts;
     c->done = get_u64(b);
     c->has_tally = get_u64(b) != 0;
@@ -357,13 +387,17 @@ static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
         snprintf(err, len, "its list of chunks is damaged");
         return -1;
     }
-    for (uint64_t k = 0; k < ranges; k++) {
+    /* Written sorted, apart from one another: read as such, each range
+       after the last one. */
+    for (uint64_t k = 0, last = 0; k < ranges; k++) {
         const uint64_t lo = get_u64(b), hi = get_u64(b);
         if (lo >= hi || hi > sb_chunk_count(st->stage_samples)
+            || (k > 0 && lo <= last)
             || sb_chunks_add(&c->chunks, lo, hi) != SB_OK) {
             snprintf(err, len, "its list of chunks is damaged");
             return -1;
         }
+        last = hi;
     }
     if (c->done != sb_chunks_samples(&c->chunks, st->stage_samples)) {
         snprintf(err, len, "it counts %llu samples but its chunks hold %llu",
@@ -494,6 +528,17 @@ int sb_state_compatible(const sb_state *a, const sb_state *b, char *why,
         return SB_EINVAL; \
     }
     DIFFER_STR(algorithm, "algorithm")
+    /* A plug-in's path may differ from machine to machine; its file name
+       may not. */
+    const char *pa = strrchr(a->plugin, '/'), *pb = strrchr(b->plugin, '/');
+    pa = pa ? pa + 1 : a->plugin;
+    pb = pb ? pb + 1 : b->plugin;
+    if (strcmp(pa, pb) != 0) {
+        snprintf(why, len, "plug-in '%s' against '%s'",
+                 b->plugin[0] ? b->plugin : "(built-in)",
+                 a->plugin[0] ? a->plugin : "(built-in)");
+        return SB_EINVAL;
+    }
     DIFFER_STR(params, "parameters")
     DIFFER_STR(rng, "randomness source")
     DIFFER_NUM(shape.n, "n =")

@@ -190,8 +190,20 @@ class LongRuns(unittest.TestCase):
                             (["sattolo"], "drop 'sattolo'")):
             p = self.run_cli("test", "--resume", a, *extra, codes=(2,))
             self.assertIn(says, p.stderr)
+        p = self.run_cli("test", "--resume", a, "--format", "u8",
+                         codes=(2,))
+        self.assertIn("drop '--kind, --hands", p.stderr)
         p = self.run_cli("test", "fisher-yates", "--part", "1/2", codes=(2,))
         self.assertIn("needs --seed", p.stderr)
+        p = self.run_cli("test", "fisher-yates", "--seed", "1", "--part",
+                         "1/2", "--escalate", "2", codes=(2,))
+        self.assertIn("escalate after 'shufflebias merge'", p.stderr)
+        p = self.run_cli("test", "fisher-yates", "--seed", "1", "--part",
+                         "1/2", "--rng", "mt19937", codes=(2,))
+        self.assertIn("random-access source", p.stderr)
+        p = self.run_cli("test", "fisher-yates", "--state", self.dir,
+                         codes=(2,))
+        self.assertIn("not a regular file", p.stderr)
         for bad in ("3/2", "0/2", "1/0", "x", "1/2x"):
             p = self.run_cli("test", "fisher-yates", "--seed", "1",
                              "--part", bad, codes=(2,))

@@ -477,6 +477,17 @@ static void chunk_sets(void **state)
     /* 6 chunks of a run of 5.5 chunks: 5 whole and half of one. */
     const uint64_t run = 5 * (uint64_t)SB_CHUNK_SAMPLES + SB_CHUNK_SAMPLES / 2;
     assert_int_equal(sb_chunks_samples(&s, run), run);
+    /* Joining a range on its left while running into the next one is
+       an overlap too. */
+    sb_chunks u = { 0 };
+    assert_int_equal(sb_chunks_add(&u, 0, 2), SB_OK);
+    assert_int_equal(sb_chunks_add(&u, 5, 7), SB_OK);
+    assert_int_equal(sb_chunks_add(&u, 2, 6), SB_EINVAL);
+    assert_int_equal(sb_chunks_add(&u, 3, 6), SB_EINVAL);
+    assert_int_equal(u.count, 2);
+    assert_int_equal(sb_chunks_add(&u, 2, 5), SB_OK);
+    assert_int_equal(u.count, 1);
+    sb_chunks_free(&u);
     sb_chunks t = { 0 };
     uint64_t shared = 0;
     assert_int_equal(sb_chunks_add(&t, 4, 9), SB_OK);

@@ -81,6 +81,8 @@ typedef struct sb_run_info {
     size_t n_merged_seeds;
     /* Timing: nothing else depends on these. */
     unsigned threads;          /* threads that made samples */
+    uint64_t resumed;          /* of 'done', samples counted before this
+                                  session (a resumed run): not timed */
     double seconds;            /* wall-clock time */
 } sb_run_info;
 
