@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <gsl/gsl_errno.h>
 
 #include "src/cli.h"
@@ -18,6 +19,13 @@ static void on_signal(int sig)
 {
     (void)sig;
     stop_requested = 1;
+    /* Said at once (write is safe in a handler): a run saving its state
+       first finishes the chunks under way, which can take a while. */
+    static const char msg[] = "\nshufflebias: stopping: finishing the "
+        "samples under way to report them (interrupt again to end at "
+        "once)\n";
+    ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)w;
 }
 
 static const struct {
