@@ -7,7 +7,7 @@
  * variable of the same name, then the assignments), the pipe and
  * /dev/null.  Between fork and execve the child calls only
  * async-signal-safe functions (setpgid, dup2, fcntl, sigaction,
- * sigprocmask, execve, _exit): the parent may have other threads, one of
+ * sigprocmask, prctl, execve, _exit): the parent may have other threads, one of
  * which could hold the allocator's lock at the moment of fork, so a
  * malloc or setenv in the child could deadlock.  All signals are blocked
  * in the parent across fork, so that a handler the parent installed never
@@ -64,6 +64,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -147,8 +150,18 @@ static int above_std(int fd)
 
 /* The child between fork and execve: async-signal-safe calls only. */
 static void run_child(const char *command, char *const envp[], int null_fd,
-                      int read_fd, int write_fd)
+                      int read_fd, int write_fd, pid_t parent)
 {
+#ifdef __linux__
+    /* Should shufflebias itself be killed (SIGKILL leaves it no time to
+       end its child), the program dies with it instead of running on
+       unread; if the parent is gone already, do not start at all. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
+#else
+    (void)parent;
+#endif
     static const int reset[] = { SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT };
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
@@ -210,9 +223,10 @@ int sb_child_start(sb_child **child, const char *command,
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old);
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0)
-        run_child(command, envp, null_fd, pipe_fd[0], pipe_fd[1]);
+        run_child(command, envp, null_fd, pipe_fd[0], pipe_fd[1], parent);
     int fork_errno = errno;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (pid < 0) {

@@ -445,6 +445,27 @@ class Programs(Temp):
         with open(pidfile) as f:
             self.assertFalse(group_alive(int(f.read())))
 
+    def test_program_dies_with_a_killed_shufflebias(self):
+        # SIGKILL gives shufflebias no time to end its program; the kernel
+        # must (PR_SET_PDEATHSIG).  The program ignores SIGPIPE and
+        # SIGTERM and would otherwise write for ever.  It writes its pid
+        # into a FIFO, so the test knows it runs before the kill.
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        prog = (f"trap '' PIPE TERM; echo $$ > {fifo}; "
+                "while :; do echo 0 1 2; done")
+        p = subprocess.Popen([CLI, "test", "--exec", prog, "--n", "3",
+                              "--samples", "1G", "--quiet"],
+                             stderr=subprocess.DEVNULL)
+        with open(fifo) as f:
+            pid = int(f.read())
+        p.kill()
+        p.wait(timeout=60)
+        # The kernel kills the orphan as its parent dies; wait for it to
+        # be gone, which must happen (ctest's timeout bounds the loop).
+        while group_alive(pid):
+            pass
+
     def test_same_seed_same_decks(self):
         path = self.write("fy.py", "\n".join([
             "import os, random",
