@@ -112,7 +112,9 @@ struct pool;
 /* What one thread owns: nothing in it is touched by another thread while
    the thread runs (checkpoints read it while the thread is parked). */
 typedef struct worker {
-    struct pool *pool;
+    /* Each thread's own cache lines: the counter it bumps after every
+       block must not share a line with what another thread reads. */
+    _Alignas(128) struct pool *pool;
     pthread_t tid;
     void *alg_state;       /* the algorithm's state for counted chunks */
     void *skip_state;      /* and for chunks made only to advance a
@@ -253,17 +255,35 @@ static uint64_t samples_done(pool *p)
     return done;
 }
 
-/* The counts so far, merged into fresh accumulators 'out': the resumed
-   ones and every thread's.  Threads must be parked or finished. */
-static int collect(pool *p, sb_run_counts *out)
+/* The counts so far, merged into 'out': the resumed ones and every
+   thread's.  Threads must be parked or finished.  For a checkpoint the
+   counts go into fresh accumulators ('take' 0: the threads go on with
+   theirs); at the end ('take' 1) into the first thread's, which 'out'
+   then owns - merging a large table into an empty one would rebuild it
+   for nothing, on one thread. */
+static int collect(pool *p, int take, sb_run_counts *out)
 {
     const sb_run_config *cfg = p->cfg;
-    int rc = sb_run_counts_alloc(out, cfg->stats, cfg->n_stats, &p->shape);
-    if (rc != SB_OK)
-        return rc;
+    int rc = SB_OK;
+    unsigned first = 0;
+    if (take) {
+        memset(out, 0, sizeof *out);
+        out->acc = p->w[0].acc;
+        p->w[0].acc = NULL;
+        out->done = p->w[0].done;
+        if (cfg->alg && cfg->alg->tally) {
+            out->has_tally = 1;
+            cfg->alg->tally(p->w[0].alg_state, &out->tally);
+        }
+        first = 1;
+    } else {
+        rc = sb_run_counts_alloc(out, cfg->stats, cfg->n_stats, &p->shape);
+        if (rc != SB_OK)
+            return rc;
+    }
     if (cfg->resume)
         rc = sb_run_counts_merge(out, cfg->resume, cfg->stats, cfg->n_stats);
-    for (unsigned t = 0; t < p->n_workers && rc == SB_OK; t++) {
+    for (unsigned t = first; t < p->n_workers && rc == SB_OK; t++) {
         worker *w = &p->w[t];
         sb_run_counts part = { .acc = w->acc, .done = w->done };
         if (cfg->alg && cfg->alg->tally) {
@@ -285,7 +305,7 @@ static int collect(pool *p, sb_run_counts *out)
 static void checkpoint(pool *p)
 {
     sb_run_counts snap;
-    int rc = collect(p, &snap);
+    int rc = collect(p, 0, &snap);
     if (rc == SB_OK) {
         rc = p->cfg->checkpoint(p->cfg->checkpoint_ctx, &snap);
         sb_run_counts_free(&snap, p->cfg->stats, p->cfg->n_stats);
@@ -517,9 +537,10 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
         threads = 1;
     }
     p->n_workers = threads;
-    p->w = calloc(threads, sizeof *p->w);
+    p->w = aligned_alloc(_Alignof(worker), threads * sizeof *p->w);
     if (!p->w)
         goto nomem;
+    memset(p->w, 0, threads * sizeof *p->w);
     for (unsigned t = 0; t < threads; t++) {
         p->w[t].pool = p;
         if (worker_init(cfg, shape, &p->w[t]) != SB_OK)
@@ -623,7 +644,6 @@ static void failure(const pool *p, const worker *w, char *err, size_t len)
 /* Make the samples, on the calling thread or several. */
 static int sample(pool *p, char *err, size_t len)
 {
-    const sb_run_config *cfg = p->cfg;
     p->running = p->n_workers;
     p->threads_used = 1;
     p->last_checkpoint = sb_now();
@@ -670,14 +690,6 @@ static int sample(pool *p, char *err, size_t len)
                  sb_status_str(p->checkpoint_status));
         return p->checkpoint_status;
     }
-    if (cfg->checkpoint) {
-        checkpoint(p);              /* the end, stopped or not */
-        if (p->checkpoint_status != SB_OK) {
-            snprintf(err, len, "saving the state failed: %s",
-                     sb_status_str(p->checkpoint_status));
-            return p->checkpoint_status;
-        }
-    }
     show_progress(p);
     return SB_OK;
 }
@@ -708,7 +720,16 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         rc = sample(&p, err, len);
     sb_run_counts total;
     if (rc == SB_OK)
-        rc = collect(&p, &total);
+        rc = collect(&p, 1, &total);
+    if (rc == SB_OK && cfg->checkpoint && !cfg->feed) {
+        /* The end, stopped or not. */
+        rc = cfg->checkpoint(cfg->checkpoint_ctx, &total);
+        if (rc != SB_OK) {
+            snprintf(err, len, "saving the state failed: %s",
+                     sb_status_str(rc));
+            sb_run_counts_free(&total, cfg->stats, cfg->n_stats);
+        }
+    }
     if (rc != SB_OK) {
         if (rc == SB_ENOMEM && !err[0])
             snprintf(err, len, "out of memory merging the counts");
