@@ -159,6 +159,12 @@ int sb_cli_run_external(const struct sb_external_spec *spec, uint64_t seed,
    error. */
 int sb_cli_opt_escalate(const char *arg, unsigned *out);
 
+/* Print a test report as asked - the text table on stdout unless 'quiet'
+   or the JSON goes there, the JSON to 'json' ("-": stdout; NULL: none) -
+   and return 'code', or SB_EXIT_USAGE when writing failed. */
+int sb_cli_report(const struct sb_report *rep, const char *json, int quiet,
+                  int code);
+
 /* Before a run: make sure 'path' (NULL or "-": nothing to check) can be
    written, so that a long run never ends unable to save its report.
    0, or -1 after printing the error. */

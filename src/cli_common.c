@@ -13,6 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "algorithms/registry.h"
+#include "reports/render.h"
 #include "shufflebias/status.h"
 #include "src/rng.h"
 #include "src/escalate.h"
@@ -676,6 +677,21 @@ unsigned sb_cli_threads_default(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1u : n > (long)SB_CLI_THREADS_MAX ? SB_CLI_THREADS_MAX
                                                      : (unsigned)n;
+}
+
+int sb_cli_report(const sb_report *rep, const char *json, int quiet,
+                  int code)
+{
+    const int json_on_stdout = json && strcmp(json, "-") == 0;
+    if (!quiet && !json_on_stdout && sb_render_text(stdout, rep) != SB_OK)
+        code = SB_EXIT_USAGE;
+    if (json) {
+        FILE *f = sb_cli_open_out(json);
+        if (!f || sb_render_json(f, rep) != SB_OK
+            || sb_cli_close_out(f, json) != 0)
+            code = SB_EXIT_USAGE;
+    }
+    return code;
 }
 
 int sb_cli_can_write(const char *path)

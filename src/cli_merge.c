@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "algorithms/registry.h"
-#include "reports/render.h"
 #include "shufflebias/status.h"
 #include "src/rng.h"
 #include "src/runner.h"
@@ -277,16 +276,7 @@ int sb_cmd_merge(const sb_cli *cli, int argc, char **argv)
         code = rep.verdict == SB_VERDICT_FAIL ? SB_EXIT_FAIL
              : rep.verdict == SB_VERDICT_SUSPECT ? SB_EXIT_SUSPECT
                                                  : SB_EXIT_PASS;
-        const int json_on_stdout = o.json && strcmp(o.json, "-") == 0;
-        if (!o.quiet && !json_on_stdout
-            && sb_render_text(stdout, &rep) != SB_OK)
-            code = SB_EXIT_USAGE;
-        if (o.json) {
-            FILE *f = sb_cli_open_out(o.json);
-            if (!f || sb_render_json(f, &rep) != SB_OK
-                || sb_cli_close_out(f, o.json) != 0)
-                code = SB_EXIT_USAGE;
-        }
+        code = sb_cli_report(&rep, o.json, o.quiet, code);
         if (rep.run.partial)
             sb_cli_error("merge: the files hold %" PRIu64 " of the %" PRIu64
                          " samples their runs asked for", rep.run.done,

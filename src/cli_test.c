@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 
 #include "algorithms/registry.h"
-#include "reports/render.h"
 #include "shufflebias/status.h"
 #include "src/escalate.h"
 #include "src/external.h"
@@ -379,21 +378,6 @@ static int exit_code(const sb_report *rep)
     }
 }
 
-/* Print the report as asked and work out the exit code. */
-static int report(const test_options *o, const sb_report *rep, int code)
-{
-    int json_on_stdout = o->json && strcmp(o->json, "-") == 0;
-    if (!o->quiet && !json_on_stdout && sb_render_text(stdout, rep) != SB_OK)
-        code = SB_EXIT_USAGE;
-    if (o->json) {
-        FILE *f = sb_cli_open_out(o->json);
-        if (!f || sb_render_json(f, rep) != SB_OK
-            || sb_cli_close_out(f, o->json) != 0)
-            code = SB_EXIT_USAGE;
-    }
-    return code;
-}
-
 /* Samples from a program or a file. */
 static int test_external(const sb_cli *cli, const test_options *o)
 {
@@ -413,7 +397,7 @@ static int test_external(const sb_cli *cli, const test_options *o)
     if (rc != 0)
         return rc > 0 ? SB_EXIT_INTERRUPTED : SB_EXIT_USAGE;
     int code = input_error ? SB_EXIT_USAGE : exit_code(&rep);
-    code = report(o, &rep, code);
+    code = sb_cli_report(&rep, o->json, o->quiet, code);
     if (input_error)
         sb_cli_error("%s: %s", o->exec ? "--exec" : "--input", info.error);
     else if (rep.run.partial)
@@ -579,7 +563,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         && sb_cli_set_params(t, o.params, o.n_params, &cfg.args) == 0
         && same_params(&o, o.resume ? &resumed : NULL, t, &cfg.args) == 0
         && sb_cli_run(&cfg, o.tests, o.quiet, o.escalate, &keep, &rep) == 0) {
-        code = report(&o, &rep, exit_code(&rep));
+        code = sb_cli_report(&rep, o.json, o.quiet, exit_code(&rep));
         const int saved = o.state && !keep.save_failed;
         if (rep.run.partial)
             sb_cli_error("interrupted: the report covers the %" PRIu64
