@@ -78,7 +78,7 @@ static const char usage[] =
     "  --quiet           print nothing but errors\n"
     "\n"
     "Each measurement lasts about 0.2 s (4 s for the battery), sized by a\n"
-    "calibration pass first; a full run takes about a minute.  Exit codes: 0\n"
+    "calibration pass first; a full run takes a minute or two.  Exit codes: 0\n"
     "measured (whether the targets are met or not), 2 usage error or a run\n"
     "that failed, 130 interrupted (the rounds finished are reported).\n";
 
