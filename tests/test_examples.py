@@ -85,6 +85,26 @@ class Examples(unittest.TestCase):
         self.assertEqual(rep["rng"], "mt19937")
         self.assertEqual(rep["source"], "plugin")
 
+    def test_c_plugin_saved_and_resumed(self):
+        # A plug-in's state file names the plug-in but never loads it:
+        # resuming needs --plugin again, and then reports the same run.
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            state = os.path.join(d, "plugin.state")
+            run = ["example-fisher-yates", "--n", "10", "--samples",
+                   "70000", "--seed", "2", "--tests", "position"]
+            _, whole = shufflebias("test", "--plugin", PLUGIN, *run,
+                                   "--state", state)
+            p = subprocess.run([CLI, "test", "--resume", state],
+                               capture_output=True, text=True, timeout=600)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("give --plugin SO", p.stderr)
+            _, again = shufflebias("test", "--resume", state, "--plugin",
+                                   PLUGIN)
+            for rep in (whole, again):
+                rep.pop("timing")
+            self.assertEqual(whole, again)
+
     def test_c_plugin_exact(self):
         code, rep = shufflebias("exact", "--plugin", PLUGIN,
                                 "example-fisher-yates", "--n", "3")
