@@ -331,26 +331,32 @@ static void reseed32_restarts_the_generator_every_sample(void **state)
 
 /* ---- batched draws for falling bounds (sb_below_falling) ---------------- */
 
-/* Every word of 'width' bits once through one batch of k bounds from hi,
-   with 'cap' as the point below which the exact check is made: each of
-   the P tuples of indices must come up exactly floor(2^width / P) times,
-   and the other 2^width mod P words be rejected.  'count' has P cells. */
-static void walk_batch(uint64_t hi, unsigned k, unsigned width, uint64_t cap,
-                       unsigned *count)
+/* Every word of 'width' bits once through one batch of k bounds hi,
+   hi - d, ..., hi - (k - 1) d (stride d: 1 for a plain batch, 2 for a
+   chain of a pair), with 'cap' as the point below which the exact check
+   is made: each of the P tuples of indices must come up exactly
+   floor(2^width / P) times, and the other 2^width mod P words be
+   rejected.  'count' has P cells. */
+static void walk_batch(uint64_t hi, unsigned k, unsigned d, unsigned width,
+                       uint64_t cap, unsigned *count)
 {
     uint64_t p = 1;
     for (unsigned t = 0; t < k; t++)
-        p *= hi - t;
+        p *= hi - (uint64_t)t * d;
     memset(count, 0, p * sizeof *count);
     uint64_t kept = 0;
     for (uint64_t w = 0; w < (uint64_t)1 << width; w++) {
         uint64_t x = w, tuple = 0;
         for (unsigned t = 0; t < k; t++) {
-            const uint64_t j = sb_batch_take(&x, hi - t, width);
-            assert_true(j < hi - t);
-            tuple = tuple * (hi - t) + j;
+            const uint64_t b = hi - (uint64_t)t * d;
+            const uint64_t j = sb_batch_take(&x, b, width);
+            assert_true(j < b);
+            tuple = tuple * b + j;
         }
-        if (sb_batch_keep(x, hi, k, width, cap)) {
+        const int keep = d == 1 ? sb_batch_keep(x, hi, k, width, cap)
+                                : sb_batch_keep_stride(x, hi, k, d, width,
+                                                       cap);
+        if (keep) {
             count[tuple]++;
             kept++;
         }
@@ -363,33 +369,42 @@ static void walk_batch(uint64_t hi, unsigned k, unsigned width, uint64_t cap,
 
 /* The batch is Lemire's method on the product P, so it is exactly
    uniform: walked on 16-bit words for every batch of up to 8 bounds whose
-   product fits (k = 1 up to bound 256), and on 20-bit words for 9 bounds
-   (9! = 362880), each with the tightest cap (P) and one that always makes
-   the exact check (2^width). */
+   product fits (k = 1 up to bound 256), plain and with stride 2 (a chain
+   of a pair), and on 20-bit words for 9 bounds (9! = 362880, and 17 15
+   ... 1 = 34459425 would not fit: 9 bounds of stride 2 are walked on 20
+   bits as 9 7 5 ... over 17 15 13 11, see below), each with the tightest
+   cap (P) and one that always makes the exact check (2^width). */
 static void batch_is_exactly_uniform(void **state)
 {
     (void)state;
     unsigned *count = malloc(((size_t)1 << 20) * sizeof *count);
     assert_non_null(count);
-    for (unsigned k = 1; k <= 8; k++)
-        for (uint64_t hi = k; hi <= 256; hi++) {
-            uint64_t p = 1;
-            for (unsigned t = 0; t < k; t++)
-                p *= hi - t;
-            if (p > (uint64_t)1 << 16)
-                break;
-            walk_batch(hi, k, 16, p, count);
-            walk_batch(hi, k, 16, (uint64_t)1 << 16, count);
-        }
-    walk_batch(9, 9, 20, 362880, count);
-    walk_batch(9, 9, 20, (uint64_t)1 << 20, count);
+    for (unsigned d = 1; d <= 2; d++)
+        for (unsigned k = 1; k <= 8; k++)
+            for (uint64_t hi = (uint64_t)(k - 1) * d + 1; hi <= 256; hi++) {
+                uint64_t p = 1;
+                for (unsigned t = 0; t < k; t++)
+                    p *= hi - (uint64_t)t * d;
+                if (p > (uint64_t)1 << 16)
+                    break;
+                walk_batch(hi, k, d, 16, p, count);
+                walk_batch(hi, k, d, 16, (uint64_t)1 << 16, count);
+            }
+    walk_batch(9, 9, 1, 20, 362880, count);
+    walk_batch(9, 9, 1, 20, (uint64_t)1 << 20, count);
+    /* 17 15 13 11 = 36465 and 9 7 5 3 1 = 945, on 20 bits. */
+    walk_batch(17, 4, 2, 20, 36465, count);
+    walk_batch(9, 5, 2, 20, 945, count);
+    walk_batch(9, 5, 2, 20, (uint64_t)1 << 20, count);
     free(count);
 }
 
 /* The batch sizes keep every product within SB_BATCH_CAP, the cap the
    fast path checks against (a cap below P would keep words that must be
    rejected).  Checked for every bound up to 2^20 and at the top of each
-   size beyond (a product of k falling bounds grows with its first). */
+   size beyond (a product of k falling bounds grows with its first), for a
+   plain batch and for the two chains of a pair (stride 2, its second
+   chain from hi - 1), whose products are smaller still. */
 static void batch_sizes_keep_products_under_the_cap(void **state)
 {
     (void)state;
@@ -407,6 +422,14 @@ static void batch_sizes_keep_products_under_the_cap(void **state)
         for (unsigned t = 0; t < k; t++)
             assert_false(__builtin_mul_overflow(p, hi - t, &p));
         assert_true(p <= SB_BATCH_CAP);
+        /* The chains of a pair: up to 'size' bounds of stride 2 from hi
+           and from hi - 1. */
+        for (uint64_t c = 0; c < 2 && c < hi; c++) {
+            uint64_t q = 1;
+            for (uint64_t t = 0; t < size && c + 2 * t < hi; t++)
+                assert_false(__builtin_mul_overflow(q, hi - c - 2 * t, &q));
+            assert_true(q <= SB_BATCH_CAP);
+        }
     }
     assert_int_equal(sb_batch_size(64), 9);
     assert_int_equal(sb_batch_size(65), 6);
@@ -473,35 +496,64 @@ static void falling_elsewhere_is_one_below_per_step(void **state)
     }
 }
 
-/* The fast path's draws computed another way: for each batch (sizes as
-   sb_batch_size chooses), the word x is kept when x P mod 2^64 >= 2^64
-   mod P, and the indices are the mixed-radix digits of floor(x P / 2^64),
-   the first bound's the most significant.  Writes 'count' indices to j and
-   leaves 's' where the batches left it. */
+/* One chain computed another way: the k bounds hi, hi - d, ..., the word
+   x stands when x P mod 2^64 >= 2^64 mod P, and the indices are the
+   mixed-radix digits of floor(x P / 2^64), the first bound's the most
+   significant, written to j[0], j[d], j[2 d], ...  Returns whether x
+   stands. */
+static int reference_chain(uint64_t x, uint64_t hi, unsigned k, unsigned d,
+                           uint64_t *j)
+{
+    uint64_t p = 1;
+    for (unsigned t = 0; t < k; t++)
+        p *= hi - (uint64_t)t * d;
+    const uint64_t rem = (uint64_t)(((sb_u128)1 << 64) % p);
+    const sb_u128 xp = (sb_u128)x * p;
+    if ((uint64_t)xp < rem)
+        return 0;
+    uint64_t digits = (uint64_t)(xp >> 64);
+    for (unsigned t = k; t-- > 0;) {
+        const uint64_t b = hi - (uint64_t)t * d;
+        j[(size_t)t * d] = digits % b;
+        digits /= b;
+    }
+    return 1;
+}
+
+/* The fast path's draws computed another way.  With s = sb_batch_size(hi)
+   and c bounds left: when c <= s, the c bounds are one chain (stride 1)
+   drawn from words until one stands.  Otherwise the next K = min(c, 2 s)
+   bounds are a pair: a word a for the ceil(K / 2) bounds hi, hi - 2, ...
+   and a word b for the floor(K / 2) bounds hi - 1, hi - 3, ..., then in
+   rounds, while either does not stand, a new word for a if it does not,
+   then a new word for b if it does not.  Writes 'count' indices to j and
+   leaves 's' where the draws left it. */
 static void reference_falling(uint64_t s[4], uint64_t hi, uint64_t count,
                               uint64_t *j)
 {
     while (count > 0) {
         const unsigned size = sb_batch_size(hi);
-        const unsigned k = count < size ? (unsigned)count : size;
-        uint64_t p = 1;
-        for (unsigned t = 0; t < k; t++)
-            p *= hi - t;
-        const uint64_t rem = (uint64_t)(((sb_u128)1 << 64) % p);
-        for (;;) {
-            const sb_u128 xp = (sb_u128)sb_xoshiro_next(s) * p;
-            if ((uint64_t)xp < rem)
-                continue;
-            uint64_t digits = (uint64_t)(xp >> 64);
-            for (unsigned t = k; t-- > 0;) {
-                j[t] = digits % (hi - t);
-                digits /= hi - t;
-            }
-            break;
+        if (count <= size) {
+            while (!reference_chain(sb_xoshiro_next(s), hi, (unsigned)count,
+                                    1, j))
+                ;
+            return;
         }
-        j += k;
-        hi -= k;
-        count -= k;
+        const unsigned kk = count < 2 * size ? (unsigned)count : 2 * size;
+        uint64_t a = sb_xoshiro_next(s), b = sb_xoshiro_next(s);
+        for (;;) {
+            const int oka = reference_chain(a, hi, kk - kk / 2, 2, j);
+            const int okb = reference_chain(b, hi - 1, kk / 2, 2, j + 1);
+            if (oka && okb)
+                break;
+            if (!oka)
+                a = sb_xoshiro_next(s);
+            if (!okb)
+                b = sb_xoshiro_next(s);
+        }
+        j += kk;
+        hi -= kk;
+        count -= kk;
     }
 }
 
@@ -527,13 +579,16 @@ static size_t check_fast_falling(sb_src *src, uint64_t hi, uint64_t count)
 }
 
 /* On the fast generator: batches of every size (9 bounds up to 64, 6 up
-   to 512, 4, 3, 2, then 1), runs that end inside a batch, and bounds just
-   over 2^63, where Lemire's method rejects about one word in two, so that
-   undone steps happen all along the run.  Then a batch forced to be
-   rejected: xoshiro256**'s output is rotl(5 s[1], 7) * 9, so s[1] = 0
-   makes the next word 0, whose final low part 0 is below 2^64 mod P for
-   any P that is not a power of two; the nine steps of the batch must be
-   undone, first at the start of a run, then in its middle. */
+   to 512, 4, 3, 2, then 1), pairs of them, runs that end inside a batch
+   or a pair, and bounds just over 2^63, where Lemire's method rejects
+   about one word in two, so that undone steps (either chain of a pair, or
+   both) happen all along the run.  Then words forced to be rejected:
+   xoshiro256**'s output is rotl(5 s[1], 7) * 9, so s[1] = 0 makes the
+   next word 0, whose final low part 0 is below 2^64 mod P for any P that
+   is not a power of two.  At 52 bounds the first word is the first
+   chain's of a pair, so the pair's 18 steps must be undone, first at the
+   start of a run, then in its middle; at 9 bounds it is a lone batch's,
+   whose 9 steps must be undone. */
 static void falling_fast_path_is_the_batched_stream(void **state)
 {
     (void)state;
@@ -546,15 +601,19 @@ static void falling_fast_path_is_the_batched_stream(void **state)
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++)
         check_fast_falling(&src, runs[r][0], runs[r][1]);
-    /* (2^64 mod b) / 2^64 ~ 1/2 per draw for b just over 2^63: no step
-       undone in 300 would have probability about 2^-300. */
-    assert_true(check_fast_falling(&src, ((uint64_t)1 << 63) + 1, 300) > 0);
+    /* For 2^63 < b < 2^64, 2^64 mod b = 2^64 - b, so a word is rejected
+       with probability (2^64 - b) / 2^64 ~ 1/2 for every one of the bounds
+       2^63 + 300 down to 2^63 + 1 (below 2^63 it would be ~0): no step
+       undone in these 300 draws would have probability about 2^-300. */
+    assert_true(check_fast_falling(&src, ((uint64_t)1 << 63) + 300, 300) > 0);
 
     src.s[1] = 0;
-    assert_int_equal(check_fast_falling(&src, 52, 51), 9);
+    assert_int_equal(check_fast_falling(&src, 52, 51), 18);
     check_fast_falling(&src, 52, 9);
     src.s[1] = 0;
-    assert_int_equal(check_fast_falling(&src, 43, 42), 9);
+    assert_int_equal(check_fast_falling(&src, 43, 42), 18);
+    src.s[1] = 0;
+    assert_int_equal(check_fast_falling(&src, 52, 9), 9);
     assert_int_equal(sb_src_error(&src), SB_OK);
 }
 

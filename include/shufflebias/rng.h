@@ -165,14 +165,16 @@ static inline uint64_t sb_batch_take(uint64_t *x, uint64_t b, unsigned width)
     return (uint64_t)(m >> width);
 }
 
-/* Whether the batch of k bounds from hi whose final low part is 'low'
-   stands (1) or must be drawn again (0).  The remainder 2^width mod P
-   costs a division, so it is computed only when 'low' is below 'cap', any
-   bound with cap >= P: the remainder is below P, so a low part at or
-   above cap is kept at once.  Preconditions: 1 <= k <= hi, P <= 2^width,
-   P <= cap. */
-static inline int sb_batch_keep(uint64_t low, uint64_t hi, unsigned k,
-                                unsigned width, uint64_t cap)
+/* Whether the batch of k bounds hi, hi - d, ..., hi - (k - 1) d (stride d:
+   1 for a plain batch, 2 for a chain of a pair, below) whose final low
+   part is 'low' stands (1) or must be drawn again (0).  The remainder
+   2^width mod P costs a division, so it is computed only when 'low' is
+   below 'cap', any bound with cap >= P: the remainder is below P, so a
+   low part at or above cap is kept at once.  Preconditions: every bound
+   at least 1, P <= 2^width, P <= cap. */
+static inline int sb_batch_keep_stride(uint64_t low, uint64_t hi, unsigned k,
+                                       unsigned d, unsigned width,
+                                       uint64_t cap)
 {
     if (__builtin_expect(low >= cap, 1))
         return 1;
@@ -180,8 +182,15 @@ static inline int sb_batch_keep(uint64_t low, uint64_t hi, unsigned k,
                                       : ((uint64_t)1 << width) - 1;
     uint64_t p = hi;
     for (unsigned t = 1; t < k; t++)
-        p *= hi - t;
+        p *= hi - (uint64_t)t * d;
     return low >= ((mask - p + 1) & mask) % p;     /* 2^width mod P */
+}
+
+/* The same for a plain batch of k bounds hi, hi - 1, ..., hi - k + 1. */
+static inline int sb_batch_keep(uint64_t low, uint64_t hi, unsigned k,
+                                unsigned width, uint64_t cap)
+{
+    return sb_batch_keep_stride(low, hi, k, 1, width, cap);
 }
 
 /* Draws one word serves on the fast path, by the largest bound of the
@@ -213,19 +222,50 @@ static inline void sb_batch_undo(uint64_t x0, uint64_t hi, unsigned k,
         undo(ctx, hi - t, j[t]);
 }
 
+/* Take back the ka + kb steps of a rejected pair (below) drawn from the
+   words a0 and b0, last first.  Rare: out of the hot loop. */
+static inline void sb_pair_undo(uint64_t a0, uint64_t b0, uint64_t hi,
+                                unsigned ka, unsigned kb,
+                                sb_falling_fn *undo, void *ctx)
+{
+    uint64_t j[2 * SB_BATCH_MAX];
+    for (unsigned t = 0; t < ka + kb; t++)
+        j[t] = sb_batch_take(t % 2 ? &b0 : &a0, hi - t, 64);
+    for (unsigned t = ka + kb; t-- > 0;)
+        undo(ctx, hi - t, j[t]);
+}
+
 /* step(ctx, b, below(b)) for b = hi down to hi - count + 1, in that order.
    Precondition: count <= hi (every bound at least 1).
 
-   On the fast generator, each batch takes its steps as its indices come
-   out of the word, before the word is known to stand: that keeps the
-   multiplications and the caller's work (a swap) in one stream the
-   processor can overlap, where checking first would cost a pass over the
-   batch.  A word that does not stand (for a 52-card deck, about one
-   deck in 10^5) has its steps taken back by undo(ctx, b, j) with the same
-   arguments, last first, and the batch is drawn again from a new word.  So
-   'undo' must exactly reverse what 'step' did to anything a later step or
-   the sample reads (a swap is its own undo), and the steps that stand are
-   those of accepted words alone: exactly uniform, as above.
+   On the fast generator the indices of a batch form a chain of
+   multiplications, each waiting for the low part of the one before (a
+   128-bit product takes about 4 cycles).  So while more than a batch of
+   bounds remains (sb_batch_size), the next K of them, up to two batches'
+   worth, are served by a pair of independent chains, which the processor
+   overlaps: a word a for the ka = ceil(K / 2) bounds hi, hi - 2, ... and
+   then a word b for the kb = floor(K / 2) bounds hi - 1, hi - 3, ...,
+   the steps taken in order of the bounds, alternately from each chain.
+   Each chain is a batch of the paper (its bounds need not be consecutive:
+   their product P is at most hi^k <= 2^54, like a plain batch's) with its
+   own rejection test.  When a chain's word does not stand, the pair's
+   steps are taken back, last first, that chain's word is replaced by the
+   next word of the generator (a's first when both fail), a word that
+   stood is kept, and the pair is taken again, until both stand.  (Serving
+   the two halves of the K bounds in turn, the second chain's indices
+   held until the first's steps are done, measured slower than one chain
+   for 52-card decks; alternating, about a sixth faster.)  The last (up
+   to one batch of) bounds is a plain batch from one word, its steps
+   taken back and drawn again in the same way.  The steps are taken as
+   the indices come out of the words, before the words are known to
+   stand: that keeps the multiplications and the caller's work (a swap)
+   in one stream with no stores of indices between them.  A word that
+   does not stand comes up for a 52-card deck about once in 10^5 decks;
+   undo(ctx, b, j) is called with the arguments of the step it takes
+   back, so 'undo' must exactly reverse what 'step' did to anything a
+   later step or the sample reads (a swap is its own undo), and the steps
+   that stand are those of accepted words alone: every chain is exactly
+   uniform and independent of the others, as above.
 
    On every other source the loop is the plain one, one below() per step
    in order, and 'undo' is never called.  Inlined whole where it is used,
@@ -239,9 +279,41 @@ sb_inline_below_falling(sb_src *src, uint64_t hi, uint64_t count,
             step(ctx, hi - t, src->ops->below(src, hi - t));
         return;
     }
-    while (count > 0) {
+    for (;;) {
         const unsigned size = sb_batch_size(hi);
-        const unsigned k = count < size ? (unsigned)count : size;
+        if (count <= size)
+            break;
+        const unsigned kk = count < 2 * size ? (unsigned)count : 2 * size;
+        const unsigned kb = kk / 2, ka = kk - kb;
+        const uint64_t capa = ka == 1 ? hi : SB_BATCH_CAP;
+        const uint64_t capb = kb == 1 ? hi - 1 : SB_BATCH_CAP;
+        uint64_t a0 = sb_xoshiro_next(src->s);
+        uint64_t b0 = sb_xoshiro_next(src->s);
+        for (;;) {
+            uint64_t a = a0, b = b0, bound = hi;
+            for (unsigned t = 0; t < kb; t++) {
+                step(ctx, bound, sb_batch_take(&a, bound, 64));
+                step(ctx, bound - 1, sb_batch_take(&b, bound - 1, 64));
+                bound -= 2;
+            }
+            if (ka > kb)
+                step(ctx, bound, sb_batch_take(&a, bound, 64));
+            const int keepa = sb_batch_keep_stride(a, hi, ka, 2, 64, capa);
+            const int keepb = sb_batch_keep_stride(b, hi - 1, kb, 2, 64,
+                                                   capb);
+            if (__builtin_expect(keepa & keepb, 1))
+                break;
+            sb_pair_undo(a0, b0, hi, ka, kb, undo, ctx);
+            if (!keepa)
+                a0 = sb_xoshiro_next(src->s);
+            if (!keepb)
+                b0 = sb_xoshiro_next(src->s);
+        }
+        hi -= kk;
+        count -= kk;
+    }
+    if (count > 0) {
+        const unsigned k = (unsigned)count;
         const uint64_t cap = k == 1 ? hi : SB_BATCH_CAP;
         for (;;) {
             const uint64_t x0 = sb_xoshiro_next(src->s);
@@ -252,8 +324,6 @@ sb_inline_below_falling(sb_src *src, uint64_t hi, uint64_t count,
                 break;
             sb_batch_undo(x0, hi, k, undo, ctx);
         }
-        hi -= k;
-        count -= k;
     }
 }
 
