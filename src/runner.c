@@ -139,7 +139,7 @@ typedef struct pool {
     unsigned threads_used; /* of them, those that started */
     sb_run_counts base;    /* resumed counts (or none), and the chunks
                               counted whole so far, resumed ones included */
-    double start, last_checkpoint;
+    double last_checkpoint;
     int checkpoint_status; /* what the last checkpoint returned */
 
     pthread_mutex_t mu;    /* guards what follows, and base.chunks */
@@ -255,6 +255,17 @@ static uint64_t samples_done(pool *p)
     return done;
 }
 
+/* Thread w's counts, as a view (the accumulators stay the thread's). */
+static sb_run_counts worker_counts(const pool *p, const worker *w)
+{
+    sb_run_counts c = { .acc = w->acc, .done = w->done };
+    if (p->cfg->alg && p->cfg->alg->tally) {
+        c.has_tally = 1;
+        p->cfg->alg->tally(w->alg_state, &c.tally);
+    }
+    return c;
+}
+
 /* The counts so far, merged into 'out': the resumed ones and every
    thread's.  Threads must be parked or finished.  For a checkpoint the
    counts go into fresh accumulators ('take' 0: the threads go on with
@@ -267,14 +278,8 @@ static int collect(pool *p, int take, sb_run_counts *out)
     int rc = SB_OK;
     unsigned first = 0;
     if (take) {
-        memset(out, 0, sizeof *out);
-        out->acc = p->w[0].acc;
+        *out = worker_counts(p, &p->w[0]);
         p->w[0].acc = NULL;
-        out->done = p->w[0].done;
-        if (cfg->alg && cfg->alg->tally) {
-            out->has_tally = 1;
-            cfg->alg->tally(p->w[0].alg_state, &out->tally);
-        }
         first = 1;
     } else {
         rc = sb_run_counts_alloc(out, cfg->stats, cfg->n_stats, &p->shape);
@@ -284,12 +289,7 @@ static int collect(pool *p, int take, sb_run_counts *out)
     if (cfg->resume)
         rc = sb_run_counts_merge(out, cfg->resume, cfg->stats, cfg->n_stats);
     for (unsigned t = first; t < p->n_workers && rc == SB_OK; t++) {
-        worker *w = &p->w[t];
-        sb_run_counts part = { .acc = w->acc, .done = w->done };
-        if (cfg->alg && cfg->alg->tally) {
-            part.has_tally = 1;
-            cfg->alg->tally(w->alg_state, &part.tally);
-        }
+        const sb_run_counts part = worker_counts(p, &p->w[t]);
         rc = sb_run_counts_merge(out, &part, cfg->stats, cfg->n_stats);
     }
     uint64_t shared;
@@ -433,12 +433,15 @@ static int open_rng(const sb_run_config *cfg, sb_rng **rng, char *err,
     return rc;
 }
 
+/* A thread's states and accumulators; 'skip' when it makes chunks it does
+   not count (a sequential stream). */
 static int worker_init(const sb_run_config *cfg, const sb_shape *shape,
-                       worker *w)
+                       int skip, worker *w)
 {
     if (cfg->alg && cfg->alg->init
         && (cfg->alg->init(&w->alg_state, &cfg->args) != SB_OK
-            || cfg->alg->init(&w->skip_state, &cfg->args) != SB_OK))
+            || (skip && cfg->alg->init(&w->skip_state, &cfg->args)
+                        != SB_OK)))
         return SB_ENOMEM;
     w->block = malloc(SB_BLOCK_SAMPLES * shape->len * sizeof *w->block);
     w->acc = calloc(cfg->n_stats ? cfg->n_stats : 1, sizeof *w->acc);
@@ -543,7 +546,7 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
     memset(p->w, 0, threads * sizeof *p->w);
     for (unsigned t = 0; t < threads; t++) {
         p->w[t].pool = p;
-        if (worker_init(cfg, shape, &p->w[t]) != SB_OK)
+        if (worker_init(cfg, shape, p->sequential, &p->w[t]) != SB_OK)
             goto nomem;
     }
     return SB_OK;
@@ -766,13 +769,10 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         rep->run.samples = cfg->samples;
         if (cfg->first_chunk || cfg->end_chunk) {
             /* A part: its share of the run's samples. */
-            const uint64_t lo = cfg->first_chunk * SB_CHUNK_SAMPLES;
-            const uint64_t hi = p.end * SB_CHUNK_SAMPLES;
             rep->run.part_first = cfg->first_chunk;
             rep->run.part_end = p.end;
             rep->run.run_samples = cfg->samples;
-            rep->run.samples = (hi < cfg->samples ? hi : cfg->samples)
-                             - (lo < cfg->samples ? lo : cfg->samples);
+            rep->run.samples = p.target;
         }
         rep->run.rng = cfg->rng;
         rep->run.rng_seed = sb_rng_seed_used(p.rng, &rep->run.rng_seed_bits);
