@@ -72,4 +72,25 @@ static inline uint64_t sb_paths_pow(uint64_t base, uint64_t exp)
     return r;
 }
 
+/* The run and run_block of a shuffle that keeps no state and writes n
+   cards, both made from one function 'shuffle(src, out, n)', so that the
+   two cannot differ: expands to the two static functions 'run' and
+   'run_block' for the type object. */
+#define SB_DECK_RUNS(shuffle)                                               \
+    static int run(void *state, const sb_shuffle_args *a, sb_src *src,     \
+                   sb_card *out)                                            \
+    {                                                                       \
+        (void)state;                                                        \
+        shuffle(src, out, a->n);                                            \
+        return SB_OK;                                                       \
+    }                                                                       \
+    static int run_block(void *state, const sb_shuffle_args *a,            \
+                         sb_src *src, sb_card *out, size_t count)           \
+    {                                                                       \
+        (void)state;                                                        \
+        for (size_t s = 0; s < count; s++)                                  \
+            shuffle(src, out + s * a->n, a->n);                             \
+        return SB_OK;                                                       \
+    }
+
 #endif /* SB_ALGORITHMS_DECK_H */

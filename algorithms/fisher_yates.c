@@ -24,7 +24,7 @@ static void step(void *deck, uint64_t b, uint64_t j)
     sb_deck_swap(deck, (size_t)b - 1, (size_t)j);
 }
 
-/* One shuffle: what run and run_block both do, so they cannot differ. */
+/* One shuffle: what run and run_block both do (SB_DECK_RUNS). */
 static inline void shuffle(sb_src *src, sb_card *out, size_t n)
 {
     sb_deck_identity(out, n);
@@ -32,22 +32,7 @@ static inline void shuffle(sb_src *src, sb_card *out, size_t n)
         sb_below_falling(src, n, n - 1, step, step, out);
 }
 
-static int run(void *state, const sb_shuffle_args *a, sb_src *src,
-               sb_card *out)
-{
-    (void)state;
-    shuffle(src, out, a->n);
-    return SB_OK;
-}
-
-static int run_block(void *state, const sb_shuffle_args *a, sb_src *src,
-                     sb_card *out, size_t count)
-{
-    (void)state;
-    for (size_t s = 0; s < count; s++)
-        shuffle(src, out + s * a->n, a->n);
-    return SB_OK;
-}
+SB_DECK_RUNS(shuffle)
 
 const sb_shuffle_type sb_shuffle_fisher_yates = {
     .name = "fisher-yates",
