@@ -401,7 +401,6 @@ typedef struct cli_stage_ctx {
     sb_state *save;            /* what the state files say, counts aside */
     const sb_stage *stages;    /* the stages finished, as sb_escalate_from
                                   fills them */
-    int save_failed;           /* a save failed: said once */
 } cli_stage_ctx;
 
 /* The checkpoint of a run with --state: write the counts so far.  A
@@ -414,12 +413,11 @@ static int cli_save(void *ctx, const sb_run_counts *counts)
     char err[512];
     int rc = sb_state_write(c->keep->path, c->save, err, sizeof err);
     memset(&c->save->counts, 0, sizeof c->save->counts);
-    if (rc != SB_OK && !c->save_failed) {
+    if (rc != SB_OK && !c->keep->save_failed) {
         sb_cli_progress_end(c->progress);
         sb_cli_error("%s; the run goes on", err);
     }
-    c->save_failed = rc != SB_OK;
-    c->keep->save_failed = c->save_failed;
+    c->keep->save_failed = rc != SB_OK;
     return SB_OK;
 }
 
@@ -463,31 +461,6 @@ static int cli_stage(void *ctx, unsigned stage, uint64_t seed,
         cfg->checkpoint_seconds = SB_CLI_SAVE_SECONDS;
     }
     return sb_run(cfg, rep, err, len);
-}
-
-/* What a state file of this run says, counts aside. */
-static void describe_run(const sb_run_config *cfg, const sb_shape *shape,
-                         unsigned escalations, const sb_cli_keep *keep,
-                         sb_state *st)
-{
-    memset(st, 0, sizeof *st);
-    snprintf(st->algorithm, sizeof st->algorithm, "%s", cfg->alg->name);
-    snprintf(st->plugin, sizeof st->plugin, "%s",
-             cfg->plugin ? cfg->plugin : "");
-    sb_shuffle_format_params(cfg->alg, &cfg->args, st->params,
-                             sizeof st->params);
-    snprintf(st->rng, sizeof st->rng, "%s", cfg->rng);
-    st->shape = *shape;
-    st->stream_version = SB_STREAM_VERSION;
-    st->chunk_samples = SB_CHUNK_SAMPLES;
-    st->block_samples = SB_BLOCK_SAMPLES;
-    st->seed = cfg->seed;
-    st->samples = cfg->samples;
-    st->escalations = escalations;
-    st->part = keep->part;
-    st->parts = keep->parts;
-    st->n_stats = cfg->n_stats;
-    memcpy(st->stats, cfg->stats, cfg->n_stats * sizeof st->stats[0]);
 }
 
 /* What a stage of a program's or a file's run needs. */
@@ -633,7 +606,10 @@ int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
     if (!keep)
         keep = &none;
     sb_state save;
-    describe_run(cfg, &shape, escalations, keep, &save);
+    sb_state_describe(&save, cfg, &shape);
+    save.escalations = escalations;
+    save.part = keep->part;
+    save.parts = keep->parts;
     sb_stage stages[SB_STAGES_MAX];
     size_t n_prior = 0;
     if (keep->resume) {

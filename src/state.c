@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algorithms/registry.h"
 #include "shufflebias/status.h"
 #include "src/escalate.h"
 #include "stats/registry.h"
@@ -32,6 +33,26 @@ static uint64_t fnv1a(const unsigned char *p, size_t n)
     for (size_t i = 0; i < n; i++)
         h = (h ^ p[i]) * 0x100000001b3u;
     return h;
+}
+
+void sb_state_describe(sb_state *st, const sb_run_config *cfg,
+                       const sb_shape *shape)
+{
+    memset(st, 0, sizeof *st);
+    snprintf(st->algorithm, sizeof st->algorithm, "%s", cfg->alg->name);
+    snprintf(st->plugin, sizeof st->plugin, "%s",
+             cfg->plugin ? cfg->plugin : "");
+    sb_shuffle_format_params(cfg->alg, &cfg->args, st->params,
+                             sizeof st->params);
+    snprintf(st->rng, sizeof st->rng, "%s", cfg->rng);
+    st->shape = *shape;
+    st->stream_version = SB_STREAM_VERSION;
+    st->chunk_samples = SB_CHUNK_SAMPLES;
+    st->block_samples = SB_BLOCK_SAMPLES;
+    st->seed = st->stage_seed = cfg->seed;
+    st->samples = st->stage_samples = cfg->samples;
+    st->n_stats = cfg->n_stats;
+    memcpy(st->stats, cfg->stats, cfg->n_stats * sizeof st->stats[0]);
 }
 
 /* ---- writing ----------------------------------------------------------- */

@@ -59,6 +59,12 @@ typedef struct sb_state {
     sb_run_counts counts;
 } sb_state;
 
+/* What a state file of the run 'cfg' (on samples of 'shape', with its
+   statistics) says, counts aside: stage 0 of a whole run, no escalation;
+   the caller sets what differs. */
+void sb_state_describe(sb_state *st, const sb_run_config *cfg,
+                       const sb_shape *shape);
+
 /* Write 'st' to 'path' (through a temporary file renamed over it).
    SB_OK, SB_ENOMEM, or SB_EIO with the reason in 'err'. */
 int sb_state_write(const char *path, const sb_state *st, char *err,

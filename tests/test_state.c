@@ -134,18 +134,7 @@ static void saver_init(saver *s, const fixture *f, const char *tag)
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "test_state_%s_%ld.state", tag,
              (long)getpid());
-    snprintf(s->st.algorithm, sizeof s->st.algorithm, "%s", f->cfg.alg->name);
-    sb_shuffle_format_params(f->cfg.alg, &f->cfg.args, s->st.params,
-                             sizeof s->st.params);
-    snprintf(s->st.rng, sizeof s->st.rng, "%s", f->cfg.rng);
-    s->st.shape = f->shape;
-    s->st.stream_version = SB_STREAM_VERSION;
-    s->st.chunk_samples = SB_CHUNK_SAMPLES;
-    s->st.block_samples = SB_BLOCK_SAMPLES;
-    s->st.seed = s->st.stage_seed = f->cfg.seed;
-    s->st.samples = s->st.stage_samples = f->cfg.samples;
-    s->st.n_stats = f->cfg.n_stats;
-    memcpy(s->st.stats, f->stats, f->cfg.n_stats * sizeof f->stats[0]);
+    sb_state_describe(&s->st, &f->cfg, &f->shape);
 }
 
 static void read_ok(const char *path, sb_state *st)
