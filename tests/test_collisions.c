@@ -523,6 +523,65 @@ static void test_collisions_merge_any_order(void **state)
     free(rs);
 }
 
+/* A bijection of the 32-bit words (each step is invertible), so that
+   distinct i give distinct draws scattered over the table. */
+static uint32_t mix32(uint32_t x)
+{
+    x *= 0x9e3779b1u;
+    x ^= x >> 16;
+    x *= 0x85ebca6bu;
+    x ^= x >> 13;
+    return x;
+}
+
+/* The table loses no fingerprint as it grows from 2^12 slots to 2^22 and
+   drops half of what it keeps: 3 x 10^6 distinct draws of 4 of 65535
+   cards (more than the cap of 2^21, so the kept fraction halves),
+   scattered by a bijection, are fed twice, in blocks of 64.  Every draw
+   kept is then seen exactly twice, so the repeats equal the draws kept.
+   A fingerprint the table could no longer find would come back as a new
+   one, without a repeat.  (With draws in order instead of scattered, a
+   sweep that left survivors where they were went unnoticed: neighbours in
+   the table were dropped or kept together.) */
+static void test_collisions_table_keeps_all(void **state)
+{
+    (void)state;
+    enum { DISTINCT = 3000000, BLOCK = 64 };
+    const sb_shape sh = shape_of(SB_KIND_DRAW, 65535, 4, 0);
+    const sb_stat_type *t = &sb_stat_collisions;
+    void *acc;
+    assert_int_equal(t->alloc(&acc, &sh), SB_OK);
+    sb_card buf[4 * BLOCK];
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < DISTINCT; i += BLOCK) {
+            const uint32_t b = DISTINCT - i < BLOCK ? DISTINCT - i : BLOCK;
+            for (uint32_t k = 0; k < b; k++) {
+                const uint32_t v = mix32(i + k);
+                buf[4 * k] = (sb_card)(v & 0x7fff);
+                buf[4 * k + 1] = (sb_card)((v >> 15) & 0x7fff);
+                buf[4 * k + 2] = (sb_card)(v >> 30);
+                buf[4 * k + 3] = 9;
+            }
+            t->add(acc, buf, b);
+        }
+    sb_result r;
+    assert_int_equal(t->finalize(acc, 2 * (uint64_t)DISTINCT, 1e-6, &r),
+                     SB_OK);
+    size_t kept = 0;
+    unsigned j = 0;
+    assert_int_equal(sscanf(r.note, "%zu distinct", &kept), 1);
+    const char *among = strstr(r.effect_desc, "among the 2^-");
+    assert_non_null(among);
+    assert_int_equal(sscanf(among, "among the 2^-%u", &j), 1);
+    /* f = 1/2 keeps about 1.5 x 10^6 of the 3 x 10^6 (standard deviation
+       866, the fingerprints being pairwise independent), under the cap. */
+    assert_int_equal(j, 1);
+    assert_true(kept > 600000 && kept <= (1u << 21));
+    assert_true(r.statistic == (double)kept);
+    sb_result_clear(&r);
+    t->free(acc);
+}
+
 /* ---- collisions: the flaw it exists for ------------------------------- */
 
 /* fisher-yates re-seeded with 32 bits before every deck (reseed32:mt19937)
@@ -932,6 +991,7 @@ int main(void)
         cmocka_unit_test(test_collisions_not_applicable),
         cmocka_unit_test(test_collisions_detectable),
         cmocka_unit_test(test_collisions_merge_any_order),
+        cmocka_unit_test(test_collisions_table_keeps_all),
         cmocka_unit_test(test_collisions_catches_reseed32),
         cmocka_unit_test(test_collisions_fair_passes),
         cmocka_unit_test(test_serial_perm_table),
