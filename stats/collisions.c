@@ -129,7 +129,8 @@
 #define VALUES_PER_WORD (sizeof(uint64_t) / sizeof(sb_card))
 /* The seed of the hash keys (fixed: results must not depend on a run). */
 #define KEY_SEED 0x636f6c6c6973696full
-/* A transparent huge page on x86-64 and arm64 Linux. */
+/* The transparent huge page of x86-64 (and of arm64 with 4 KiB pages);
+   elsewhere the advice below may not apply, and it is only a hint. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
 #if defined(__GNUC__)
@@ -195,7 +196,9 @@ static int is_empty(fp128 k)
    512 times less often, and the random lookups then miss the TLB rarely
    (the 64 MiB of fingerprints at the cap span 32 huge pages, against
    16384 small ones).  The advice is a hint: if it is refused, the array
-   is used with small pages. */
+   is used with small pages.  A smaller array is aligned to a cache line,
+   also through aligned_alloc, so that gcc cannot make a calloc of it
+   either. */
 static void *table_array(size_t bytes)
 {
     void *p;
@@ -340,8 +343,9 @@ static int grow(collisions_acc *a)
    fingerprint): each fingerprint met is dropped, or, when it is not at
    its home, taken out and put back at the first free slot from its home.
    The slots emptied so far all lie behind the sweep, so a survivor only
-   moves back towards its home, over slots already visited, and a slot
-   filled behind the sweep is never emptied again. */
+   moves back towards its home, over slots already visited (or stays where
+   it was), and a slot filled behind the sweep is never emptied again: after
+   the sweep, no survivor has an empty slot between its home and itself. */
 static void drop_to(collisions_acc *a, unsigned j)
 {
     a->j = j;
