@@ -14,7 +14,8 @@
  *   a) every measurement is a whole call - allocation, seeding, the loop,
  *      the finalize - timed on the monotonic clock, the same for GSL's loop
  *      and for ours, and made long enough (about 0.2 s, 12 s for the
- *      battery, sized by a calibration pass that also warms the caches)
+ *      battery on one thread, sized by a calibration pass that also warms
+ *      the caches)
  *      that the setup is lost in it;
  *   b) rounds are interleaved: round 1 times every row once, round 2 every
  *      row again, and so on, so that a slow spell of a shared machine
@@ -32,6 +33,7 @@
 
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,11 +79,11 @@ static const char usage[] =
     "                    table)\n"
     "  --quiet           print nothing but errors\n"
     "\n"
-    "Each measurement lasts about 0.2 s (12 s for the battery), sized by a\n"
-    "calibration pass first; a full run takes about three minutes.  Exit\n"
-    "codes: 0 measured (whether the targets are met or not), 2 usage error\n"
-    "or a run that failed, 130 interrupted (the rounds finished are\n"
-    "reported).\n";
+    "Each measurement lasts about 0.2 s (12 s for the battery on 1 thread),\n"
+    "sized by a calibration pass first; a full run takes about three\n"
+    "minutes.  Exit codes: 0 measured (whether the targets are met or not),\n"
+    "2 usage error or a run that failed, 130 interrupted (the rounds\n"
+    "finished are reported).\n";
 
 #define ROUNDS_DEFAULT 7u
 #define ROUNDS_MAX 1000u
@@ -93,14 +95,16 @@ static const char usage[] =
    second.  A run pays about 0.2 s once, whatever its length: each thread
    looks up its first 2^21 decks in its own table of repeated decks,
    which it grows to 84 MB, and one thread merges the tables and
-   finalizes at the end.  In a run of 4 s that weighs enough to bring two
-   threads from 1.9x down to 1.7x; in a run of 12 s it weighs as little
-   as in the runs of 10^8 decks the tool is for. */
+   finalizes at the end.  In runs of 4 s or less that brought two
+   threads to 1.7x; runs of 12 s measure 1.9x, close to the 1.97x of a
+   run of 10^8 decks, the length the tool is for.  (The 2-thread row times
+   the same decks, in about half the time.) */
 #define BATTERY_SECONDS 12.0
 /* A calibration step long enough to be timed well. */
 #define CALIBRATE_FRACTION 0.1
 /* The fixed cost of a run stays under 1/FIXED_SHARE of a measurement,
-   which lasts at most MEASURE_MAX seconds. */
+   which is lengthened for it up to MEASURE_MAX seconds (never shortened
+   below its aim: the battery's is longer). */
 #define FIXED_SHARE 20.0
 #define MEASURE_MAX 2.0
 #define COUNT_MAX ((uint64_t)1 << 40)
@@ -495,9 +499,10 @@ static void show(const bench *b, const char *what, const bench_row *r)
    a fixed part (allocation, seeding, the finalize: some 50 ms for the
    1000 x 1000 position table) and b per deck.  Both are read off two
    runs, 'count' and 8 * 'count', grown eightfold until the longer lasts a
-   tenth of the aim and twice the shorter; the measurement then lasts the aim, or longer where
-   needed for the fixed part to stay under 1/FIXED_SHARE of it (at most
-   MEASURE_MAX seconds). */
+   tenth of the aim (at most MEASURE_MAX / 2) and twice the shorter; the
+   measurement then lasts the aim, or longer where needed for the fixed
+   part to stay under 1/FIXED_SHARE of it (up to MEASURE_MAX seconds, or
+   the aim when that is longer). */
 static int calibrate_row(const bench *b, bench_row *r, char *err, size_t len)
 {
     const double aim = r->kind == ROW_BATTERY ? BATTERY_SECONDS : ROW_SECONDS;
@@ -525,8 +530,7 @@ static int calibrate_row(const bench *b, bench_row *r, char *err, size_t len)
     double fixed = sec8 - per * (double)(8 * count);
     double want = aim;
     if (fixed * FIXED_SHARE > want)
-        want = fixed * FIXED_SHARE < MEASURE_MAX ? fixed * FIXED_SHARE
-                                                 : MEASURE_MAX;
+        want = fmin(fixed * FIXED_SHARE, fmax(aim, MEASURE_MAX));
     want /= per;
     count = want < 1 ? 1 : want > (double)COUNT_MAX ? COUNT_MAX
                                                     : (uint64_t)want;
