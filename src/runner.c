@@ -23,8 +23,9 @@
  * only, or it could not be resumed exactly.
  *
  * Checkpoints pause the threads between chunks, take a merged copy of
- * their counts, hand it to the caller and let the threads go on.  On one
- * thread the loop itself does that between chunks.
+ * their counts, let the threads go on and hand the copy to the caller
+ * (which writes it out meanwhile).  On one thread the loop itself does
+ * that between chunks.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "src/runner.h"
@@ -300,20 +301,26 @@ static int collect(pool *p, int take, sb_run_counts *out)
     return rc;
 }
 
-/* Hand the counts so far to the caller.  Threads must be parked or
-   finished. */
-static void checkpoint(pool *p)
+/* Hand a copy of the counts ('collect' status rc) to the caller, and
+   free it.  The threads may be running: the copy is the caller's alone. */
+static void hand_over(pool *p, int rc, sb_run_counts *snap)
 {
-    sb_run_counts snap;
-    int rc = collect(p, 0, &snap);
     if (rc == SB_OK) {
-        rc = p->cfg->checkpoint(p->cfg->checkpoint_ctx, &snap);
-        sb_run_counts_free(&snap, p->cfg->stats, p->cfg->n_stats);
+        rc = p->cfg->checkpoint(p->cfg->checkpoint_ctx, snap);
+        sb_run_counts_free(snap, p->cfg->stats, p->cfg->n_stats);
     }
     p->checkpoint_status = rc;
     if (rc != SB_OK)
         p->failed = 1;
     p->last_checkpoint = sb_now();
+}
+
+/* Hand the counts so far to the caller.  Threads must be parked or
+   finished. */
+static void checkpoint(pool *p)
+{
+    sb_run_counts snap;
+    hand_over(p, collect(p, 0, &snap), &snap);
 }
 
 static int checkpoint_due(const pool *p)
@@ -401,11 +408,19 @@ static void watch(pool *p)
                 pthread_cond_wait(&p->wake, &p->mu);
             /* A thread that failed meanwhile made the others leave in the
                middle of their chunks: their counts are no longer whole
-               chunks, and must not be saved. */
-            if (!p->failed)
-                checkpoint(p);
+               chunks, and must not be saved.  Otherwise the threads wait
+               only while their counts are copied, not while the copy is
+               written out. */
+            const int save = !p->failed;
+            sb_run_counts snap;
+            const int rc = save ? collect(p, 0, &snap) : SB_OK;
             p->pause = 0;
             pthread_cond_broadcast(&p->go);
+            if (save) {
+                pthread_mutex_unlock(&p->mu);
+                hand_over(p, rc, &snap);
+                pthread_mutex_lock(&p->mu);
+            }
         }
     }
     pthread_mutex_unlock(&p->mu);
