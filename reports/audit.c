@@ -79,7 +79,7 @@ int sb_render_audit_text(FILE *f, const sb_report *reps, size_t m)
         row_fields(&reps[i], stat, sizeof stat, p, sizeof p);
         fprintf(f, "%-28s %-10s %-8s %-14s %-10s  %s\n", reps[i].run.algorithm,
                 reps[i].run.literature ? reps[i].run.literature : "-",
-                sb_verdict_str(reps[i].verdict), stat, p,
+                sb_report_verdict(&reps[i]), stat, p,
                 agreement(&reps[i]));
     }
     return ferror(f) ? SB_EIO : SB_OK;
@@ -98,7 +98,7 @@ int sb_render_audit_markdown(FILE *f, const sb_report *reps, size_t m)
                 reps[i].run.algorithm,
                 reps[i].run.params[0] ? reps[i].run.params : "",
                 reps[i].run.literature ? reps[i].run.literature : "-",
-                sb_verdict_str(reps[i].verdict), stat, p, agreement(&reps[i]));
+                sb_report_verdict(&reps[i]), stat, p, agreement(&reps[i]));
     }
     for (size_t i = 0; i < m; i++) {
         const sb_report *rep = &reps[i];

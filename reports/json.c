@@ -2,10 +2,11 @@
  * json.c - the JSON report of 'shufflebias test' (DESIGN.md, "test" keys).
  *
  * The keys other programs read are never renamed: algorithm, n, samples,
- * seed, rng, stream_version, verdict, partial, tests[] (name, statistic,
- * df, p_value, p_adjusted, verdict).  A p-value below the double range is
- * written as 0 with "p_value_bound": "< 1e-300".  Timing sits under its own
- * key, "timing", so that two runs compare equal without it.
+ * seed, rng, stream_version, verdict (and its reason), partial, tests[]
+ * (name, statistic, df, p_value, p_adjusted, verdict).  A p-value below
+ * the double range is written as 0 with "p_value_bound": "< 1e-300".
+ * Timing sits under its own key, "timing", so that two runs compare equal
+ * without it.
  */
 #include "reports/render.h"
 
@@ -159,8 +160,15 @@ json_t *sb_report_json(const sb_report *rep)
             "{s:I, s:o}", "files", (json_int_t)run->merged_files,
             "seeds", seeds));
     }
+    /* "error" or "incomplete" when the battery did not have the last
+       word, with the reason (reports/outcome.c); the tests below keep
+       their own verdicts. */
+    char reason[1024];
+    sb_report_reason(rep, reason, sizeof reason);
     json_object_set_new(root, "verdict",
-                        json_string(sb_verdict_str(rep->verdict)));
+                        json_string(sb_report_verdict(rep)));
+    json_object_set_new(root, "reason", reason[0] ? json_string(reason)
+                                                  : json_null());
     json_object_set_new(root, "partial", json_boolean(run->partial));
     if (run->tally_name && run->tally.samples) {
         /* What the algorithm itself counted, e.g. riffle passes used. */

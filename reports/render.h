@@ -27,6 +27,20 @@ json_t *sb_report_json(const sb_report *rep);
 /* Write 'root' indented, then release it.  SB_OK, SB_EIO or SB_ENOMEM. */
 int sb_render_json_value(FILE *f, json_t *root);
 
+/* The verdict a report states at its top (JSON "verdict", the text's
+   "verdict:" line), so that a script reading it alone is never misled:
+   "error" when the run failed (its input went wrong: rep->run.input's
+   error; or rep->run.error: a plug-in's error, a state that could not be
+   saved), "incomplete" when it was interrupted, otherwise the battery's
+   (sb_verdict_str: "pass", "suspect", "fail", or "not applicable" when no
+   statistic could judge anything).  A merge of files that hold fewer
+   samples than their runs asked for keeps the battery's verdict (it is
+   marked partial).  (reports/outcome.c) */
+const char *sb_report_verdict(const sb_report *rep);
+/* Why that verdict is not a battery's pass, suspect or fail, in words
+   ("interrupted after 65536 of 3000000 samples"); "" when it is. */
+void sb_report_reason(const sb_report *rep, char *buf, size_t len);
+
 /* The audit of many algorithms: one summary row per report (text and
    Markdown), or {"command": "audit", "runs": [...]} (JSON). */
 int sb_render_audit_text(FILE *f, const sb_report *reps, size_t m);

@@ -44,9 +44,15 @@ static const char *verdict_words(sb_verdict v)
     return "nothing to test at this size";
 }
 
+static int render_summary(FILE *f, const sb_report *rep);
+
 int sb_render_text(FILE *f, const sb_report *rep)
 {
-    const sb_run_info *run = &rep->run;
+    /* After an input error, the message and what was counted before it:
+       a table of statistics that could not judge so few samples would
+       only hide it (the JSON report keeps the whole partial report). */
+    if (rep->run.input && rep->run.input->error[0])
+        return render_summary(f, rep);
     fprintf(f, "%-18s %12s %8s  %-10s  %-10s  %s\n", "statistic", "value",
             "df", "p-value", "p (Holm)", "verdict");
     for (size_t i = 0; i < rep->n_results; i++) {
@@ -100,15 +106,30 @@ int sb_render_text(FILE *f, const sb_report *rep)
         }
     }
 
-    char v[16];
+    return render_summary(f, rep);
+}
+
+/* The verdict and what the run was, so that it can be made again. */
+static int render_summary(FILE *f, const sb_report *rep)
+{
+    const sb_run_info *run = &rep->run;
+    char v[16], top[16], reason[1024];
     upper(v, sb_verdict_str(rep->verdict), sizeof v);
-    fprintf(f, "\nverdict: %s (%s)%s\n", v, verdict_words(rep->verdict),
-            !run->partial ? ""
-            : run->input && run->input->error[0]
-            ? " - PARTIAL, the input went wrong (below)"
-            : run->merged_files
-            ? " - PARTIAL, the files hold fewer samples than their runs asked"
-            : " - PARTIAL, the run was interrupted");
+    upper(top, sb_report_verdict(rep), sizeof top);
+    sb_report_reason(rep, reason, sizeof reason);
+    if (run->input && run->input->error[0])
+        fprintf(f, "verdict: %s (the input went wrong, below, after %"
+                PRIu64 " good samples; --json keeps their tables)\n", top,
+                run->done);
+    else if (strcmp(top, v) != 0 && run->partial && !run->error)
+        fprintf(f, "\nverdict: %s (the run was interrupted; on the %" PRIu64
+                " samples counted: %s)\n", top, run->done, v);
+    else if (strcmp(top, v) != 0)
+        fprintf(f, "\nverdict: %s (%s)\n", top, reason);
+    else
+        fprintf(f, "\nverdict: %s (%s)%s\n", v, verdict_words(rep->verdict),
+                run->partial ? " - PARTIAL, the files hold fewer samples "
+                               "than their runs asked" : "");
     const sb_input_info *in = run->input;
     if (in && strcmp(in->source, "exec") == 0)
         fprintf(f, "  program    %s (format %s%s)\n", in->what, in->format,

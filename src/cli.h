@@ -14,6 +14,7 @@
 
 #include "shufflebias/shuffle.h"
 #include "shufflebias/stat.h"
+#include "src/outfile.h"
 
 /* Exit codes (DESIGN.md). */
 enum {
@@ -127,6 +128,7 @@ typedef struct sb_cli_keep {
                                  the run's chunks; 0 for a whole run */
     int save_failed;          /* set by sb_cli_run: the last save of the
                                  state failed (it said why) */
+    char save_error[640];     /* why, when save_failed */
 } sb_cli_keep;
 /* Seconds between two saves of a state file. */
 #define SB_CLI_SAVE_SECONDS 60.0
@@ -166,14 +168,41 @@ int sb_cli_report(const struct sb_report *rep, const char *json, int quiet,
                   int code);
 
 /* Before a run: make sure 'path' (NULL or "-": nothing to check) can be
-   written, so that a long run never ends unable to save its report.
-   0, or -1 after printing the error. */
+   written, so that a long run never ends unable to save its report,
+   without touching it (src/outfile.h: a file is replaced only once its
+   successor is whole; a terminal, pipe or device such as /dev/null is
+   written in place; a directory is refused).  0, or -1 after printing
+   the error. */
 int sb_cli_can_write(const char *path);
 
-/* Open 'path' for writing ("-" is stdout); prints the error on failure. */
-FILE *sb_cli_open_out(const char *path);
-/* Close what sb_cli_open_out opened; 0, or -1 after printing the error. */
-int sb_cli_close_out(FILE *f, const char *path);
+/* A file named on the command line, and the option that named it. */
+typedef struct sb_cli_path {
+    const char *option;       /* "--json", "--resume", ... */
+    const char *path;         /* NULL: not given */
+} sb_cli_path;
+/* Before a run: the output 'out' is none of 'others' (inputs, and the
+   run's other outputs), compared as files (src/outfile.h), so that no
+   input is destroyed by writing it.  "-" and NULL paths are skipped.
+   0, or -1 after printing the error. */
+int sb_cli_distinct(const sb_cli_path *out, const sb_cli_path *others,
+                    size_t n);
+
+/* Before a run: a state can be saved as 'path' - a regular file or none,
+   beside which a temporary file can be made - and saving it throws no
+   work away: an existing non-empty file is refused unless it is the one
+   'resume' names (NULL: none) or 'force' is set.  0, or -1 after printing
+   the error. */
+int sb_cli_can_save(const char *path, const char *resume, int force);
+
+/* Start writing the output 'path' ("-": stdout) through a temporary file
+   (src/outfile.h).  0 with o->f to write to, or -1 after printing the
+   error. */
+int sb_cli_open_out(sb_outfile *o, const char *path);
+/* Finish what sb_cli_open_out began: with 'ok', put it in place; without
+   (the renderer failed), remove it and leave the target as it was.  0,
+   or -1 after printing the error ("cannot write 'x': No space left on
+   device"). */
+int sb_cli_close_out(sb_outfile *o, int ok);
 
 /* Progress on stderr while a run lasts more than a second; nothing when
    stderr is not a terminal or 'quiet'. */

@@ -138,11 +138,10 @@ static int audit_one(const sb_cli *cli, const audit_options *o,
 static int write_file(const char *path, const sb_report *reps, size_t m,
                       int (*render)(FILE *, const sb_report *, size_t))
 {
-    FILE *f = sb_cli_open_out(path);
-    if (!f)
+    sb_outfile out;
+    if (sb_cli_open_out(&out, path) != 0)
         return -1;
-    int rc = render(f, reps, m);
-    return sb_cli_close_out(f, path) == 0 && rc == SB_OK ? 0 : -1;
+    return sb_cli_close_out(&out, render(out.f, reps, m) == SB_OK);
 }
 
 int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
@@ -154,7 +153,10 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
             fputs(usage, stdout);
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
     }
-    if (sb_cli_check_rng(o.rng) != 0 || sb_cli_can_write(o.json) != 0
+    const sb_cli_path json = { "--json", o.json },
+                      md = { "--markdown", o.markdown };
+    if (sb_cli_check_rng(o.rng) != 0 || sb_cli_distinct(&json, &md, 1) != 0
+        || sb_cli_can_write(o.json) != 0
         || sb_cli_can_write(o.markdown) != 0)
         return SB_EXIT_USAGE;
     size_t total = 0;

@@ -855,9 +855,10 @@ static int report(const bench_options *o, const bench *b)
     if (!o->quiet && !json_on_stdout)
         print_text(b);
     if (o->json) {
-        FILE *f = sb_cli_open_out(o->json);
-        if (!f || sb_render_json_value(f, bench_json(b)) != SB_OK
-            || sb_cli_close_out(f, o->json) != 0)
+        sb_outfile out;
+        if (sb_cli_open_out(&out, o->json) != 0
+            || sb_cli_close_out(&out, sb_render_json_value(out.f,
+                                          bench_json(b)) == SB_OK) != 0)
             code = SB_EXIT_USAGE;
     }
     return code;

@@ -4,12 +4,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <gsl/gsl_rng.h>
 
 #include "algorithms/registry.h"
@@ -418,6 +420,8 @@ static int cli_save(void *ctx, const sb_run_counts *counts)
         sb_cli_error("%s; the run goes on", err);
     }
     c->keep->save_failed = rc != SB_OK;
+    if (rc != SB_OK)
+        snprintf(c->keep->save_error, sizeof c->keep->save_error, "%s", err);
     return SB_OK;
 }
 
@@ -659,52 +663,110 @@ int sb_cli_report(const sb_report *rep, const char *json, int quiet,
                   int code)
 {
     const int json_on_stdout = json && strcmp(json, "-") == 0;
+    /* Nothing judged: not a pass, whatever a CI gate makes of exit 0. */
+    if (code == SB_EXIT_PASS && rep->verdict == SB_VERDICT_NA)
+        code = SB_EXIT_SUSPECT;
     if (!quiet && !json_on_stdout && sb_render_text(stdout, rep) != SB_OK)
         code = SB_EXIT_USAGE;
     if (json) {
-        FILE *f = sb_cli_open_out(json);
-        if (!f || sb_render_json(f, rep) != SB_OK
-            || sb_cli_close_out(f, json) != 0)
+        sb_outfile out;
+        if (sb_cli_open_out(&out, json) != 0
+            || sb_cli_close_out(&out, sb_render_json(out.f, rep) == SB_OK)
+               != 0)
             code = SB_EXIT_USAGE;
+    }
+    if (rep->verdict == SB_VERDICT_NA && !rep->run.partial) {
+        char why[512];
+        sb_report_reason(rep, why, sizeof why);
+        sb_cli_error("inconclusive: %s", why);
     }
     return code;
 }
 
 int sb_cli_can_write(const char *path)
 {
-    if (!path || strcmp(path, "-") == 0)
+    char err[600];
+    if (!path || sb_outfile_check(path, SB_OUT_STREAM, err, sizeof err)
+                 == SB_OK)
         return 0;
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        sb_cli_error("cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    fclose(f);
-    return 0;
+    sb_cli_error("%s", err);
+    return -1;
 }
 
-FILE *sb_cli_open_out(const char *path)
+int sb_cli_distinct(const sb_cli_path *out, const sb_cli_path *others,
+                    size_t n)
 {
-    if (strcmp(path, "-") == 0)
-        return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        sb_cli_error("cannot write '%s': %s", path, strerror(errno));
-    return f;
-}
-
-int sb_cli_close_out(FILE *f, const char *path)
-{
-    int bad = ferror(f);
-    if (f == stdout)
-        bad |= fflush(f) != 0;
-    else
-        bad |= fclose(f) != 0;
-    if (bad) {
-        sb_cli_error("writing '%s' failed", path);
+    if (!out->path || strcmp(out->path, "-") == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        const sb_cli_path *o = &others[i];
+        if (!o->path || strcmp(o->path, "-") == 0
+            || !sb_outfile_same(out->path, o->path))
+            continue;
+        sb_cli_error("%s '%s' is the same file as %s '%s': writing it "
+                     "would destroy it; give another name", out->option,
+                     out->path, o->option, o->path);
         return -1;
     }
     return 0;
+}
+
+int sb_cli_can_save(const char *path, const char *resume, int force)
+{
+    char err[600];
+    if (sb_outfile_check(path, 0, err, sizeof err) != SB_OK) {
+        sb_cli_error("cannot save the state: %s", err);
+        return -1;
+    }
+    /* The name is kept in no state file, but the temporary one beside it
+       must fit a path: checked above.  What remains is the work an
+       existing file holds. */
+    struct stat st;
+    if (force || stat(path, &st) != 0 || st.st_size == 0
+        || (resume && sb_outfile_same(path, resume)))
+        return 0;
+    sb_state old;
+    char why[768];
+    if (sb_state_read(path, &old, why, sizeof why) == SB_OK) {
+        sb_cli_error("'%s' holds the saved state of a run of '%s' (seed %"
+                     PRIu64 ", %" PRIu64 " of %" PRIu64 " samples): go on "
+                     "with it with '--resume %s', or give --force to "
+                     "replace it", path, old.algorithm, old.seed,
+                     old.counts.done, old.stage_samples, path);
+        sb_state_free(&old);
+    } else {
+        sb_cli_error("'%s' already exists and is not a state file to go "
+                     "on with: give another name, or --force to replace it",
+                     path);
+    }
+    return -1;
+}
+
+int sb_cli_open_out(sb_outfile *o, const char *path)
+{
+    char err[600];
+    if (sb_outfile_open(o, path, SB_OUT_STREAM, err, sizeof err) == SB_OK)
+        return 0;
+    sb_cli_error("%s", err);
+    return -1;
+}
+
+int sb_cli_close_out(sb_outfile *o, int ok)
+{
+    char err[600];
+    if (!ok) {
+        /* The renderer failed: a write error says why; anything else
+           (memory) is said as such. */
+        const int e = ferror(o->f) ? errno : 0;
+        sb_outfile_abort(o);
+        sb_cli_error("cannot write '%s': %s", o->path,
+                     e ? strerror(e) : "out of memory");
+        return -1;
+    }
+    if (sb_outfile_commit(o, err, sizeof err) == SB_OK)
+        return 0;
+    sb_cli_error("%s", err);
+    return -1;
 }
 
 void sb_cli_progress_init(sb_cli_progress *p, int quiet, const char *label)

@@ -199,13 +199,14 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
             fputc('\n', stdout);
         }
     if (code == SB_EXIT_PASS && o->markdown) {
-        FILE *f = sb_cli_open_out(o->markdown);
+        sb_outfile out;
         char title[96];
         snprintf(title, sizeof title, "Exact bias of every built-in %s at "
                  "%llu cards", o->kind ? sb_kind_str(o->kind)
                                        : "shuffle", (unsigned long long)o->n);
-        if (!f || sb_render_exact_markdown(f, title, reps, m, bias) != SB_OK
-            || sb_cli_close_out(f, o->markdown) != 0)
+        if (sb_cli_open_out(&out, o->markdown) != 0
+            || sb_cli_close_out(&out, sb_render_exact_markdown(
+                   out.f, title, reps, m, bias) == SB_OK) != 0)
             code = SB_EXIT_USAGE;
     }
     if (code == SB_EXIT_PASS && o->json) {
@@ -218,9 +219,12 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
             json_array_append_new(list, one);
         }
         json_object_set_new(root, "algorithms", list);
-        FILE *f = sb_cli_open_out(o->json);
-        if (!f || sb_render_json_value(f, root) != SB_OK
-            || sb_cli_close_out(f, o->json) != 0)
+        sb_outfile out;
+        if (sb_cli_open_out(&out, o->json) != 0) {
+            json_decref(root);
+            code = SB_EXIT_USAGE;
+        } else if (sb_cli_close_out(&out, sb_render_json_value(out.f, root)
+                                          == SB_OK) != 0)
             code = SB_EXIT_USAGE;
     }
     for (size_t i = 0; i < m; i++)
@@ -261,9 +265,10 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
     if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
         sb_render_exact_text(stdout, &rep);
     if (o->json) {
-        FILE *f = sb_cli_open_out(o->json);
-        if (!f || sb_render_exact_json(f, &rep) != SB_OK
-            || sb_cli_close_out(f, o->json) != 0)
+        sb_outfile out;
+        if (sb_cli_open_out(&out, o->json) != 0
+            || sb_cli_close_out(&out, sb_render_exact_json(out.f, &rep)
+                                      == SB_OK) != 0)
             code = SB_EXIT_USAGE;
     }
     sb_exact_report_release(&rep);
@@ -279,7 +284,14 @@ int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
             fputs(usage, stdout);
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
     }
-    if (sb_cli_can_write(o.json) != 0 || sb_cli_can_write(o.markdown) != 0)
+    /* Neither output may be the other, or the plug-in being run. */
+    const sb_cli_path json = { "--json", o.json },
+                      md = { "--markdown", o.markdown },
+                      others[] = { { "--markdown", o.markdown },
+                                   { "--plugin", o.plugin } };
+    if (sb_cli_distinct(&json, others, 2) != 0
+        || sb_cli_distinct(&md, others + 1, 1) != 0
+        || sb_cli_can_write(o.json) != 0 || sb_cli_can_write(o.markdown) != 0)
         return SB_EXIT_USAGE;
     if (o.all)
         return exact_all(cli, &o);

@@ -37,6 +37,8 @@ static const char usage[] =
     "  --json FILE|-     also write the result as JSON ('-': stdout, and no table)\n"
     "  --state FILE      also save the merged counts, to go on with them\n"
     "                    ('test --resume FILE'); the files must share one seed\n"
+    "  --force           replace an existing file at --state (it may hold\n"
+    "                    another run's counts)\n"
     "  --quiet           print nothing but errors; the exit code tells\n"
     "\n"
     "Exit codes as for 'test': 0 no bias found, 1 bias found, 2 usage or\n"
@@ -46,19 +48,20 @@ static const char usage[] =
 
 typedef struct merge_options {
     const char *json, *state;
-    int quiet;
+    int quiet, force;
     char **files;
     size_t n_files;
 } merge_options;
 
 static int parse(int argc, char **argv, merge_options *o)
 {
-    enum { O_JSON = 256, O_STATE, O_QUIET, O_HELP };
+    enum { O_JSON = 256, O_STATE, O_QUIET, O_HELP, O_FORCE };
     static const struct option longopts[] = {
         { "json", required_argument, NULL, O_JSON },
         { "state", required_argument, NULL, O_STATE },
         { "quiet", no_argument, NULL, O_QUIET },
         { "help", no_argument, NULL, O_HELP },
+        { "force", no_argument, NULL, O_FORCE },
         { NULL, 0, NULL, 0 }
     };
     *o = (merge_options){ 0 };
@@ -69,6 +72,7 @@ static int parse(int argc, char **argv, merge_options *o)
         case O_JSON: o->json = optarg; break;
         case O_STATE: o->state = optarg; break;
         case O_QUIET: o->quiet = 1; break;
+        case O_FORCE: o->force = 1; break;
         case O_HELP: return 1;
         default:
             sb_cli_bad_option("merge", argv[optind - 1]);
@@ -256,6 +260,30 @@ static int save_merged(const merge_options *o, merged *m)
     return 0;
 }
 
+/* Before reading anything: neither output is an input or the other,
+   and each can be written (the state without throwing work away).  0,
+   or -1 after printing the error. */
+static int check_outputs(const merge_options *o)
+{
+    sb_cli_path *others = calloc(o->n_files + 1, sizeof *others);
+    if (!others) {
+        sb_cli_error("out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k < o->n_files; k++)
+        others[k] = (sb_cli_path){ "the input", o->files[k] };
+    others[o->n_files] = (sb_cli_path){ "--state", o->state };
+    const sb_cli_path json = { "--json", o->json },
+                      state = { "--state", o->state };
+    int rc = sb_cli_distinct(&json, others, o->n_files + 1) != 0
+             || sb_cli_distinct(&state, others, o->n_files) != 0
+             || sb_cli_can_write(o->json) != 0
+             || (o->state && sb_cli_can_save(o->state, NULL, o->force) != 0)
+             ? -1 : 0;
+    free(others);
+    return rc;
+}
+
 int sb_cmd_merge(const sb_cli *cli, int argc, char **argv)
 {
     (void)cli;
@@ -266,7 +294,7 @@ int sb_cmd_merge(const sb_cli *cli, int argc, char **argv)
             fputs(usage, stdout);
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
     }
-    if (sb_cli_can_write(o.json) != 0)
+    if (check_outputs(&o) != 0)
         return SB_EXIT_USAGE;
     merged m = { 0 };
     sb_report rep;

@@ -75,6 +75,8 @@ static const char usage[] =
     "long runs (algorithms and plug-ins):\n"
     "  --state FILE      save the counts to FILE every minute and at the end;\n"
     "                    Ctrl-C then lets the running chunks finish first\n"
+    "  --force           with --state: replace an existing FILE that is not\n"
+    "                    this run's (it may hold another run's counts)\n"
     "  --resume FILE     go on with the run saved in FILE (which fixes the\n"
     "                    algorithm, n, samples, seed and statistics) and keep\n"
     "                    saving to it\n"
@@ -110,6 +112,7 @@ typedef struct test_options {
     int escalate_given, n_given;
     unsigned threads;         /* 0: one per core */
     const char *state, *resume, *part;
+    int force;                /* --force: --state may replace a file */
     unsigned part_i, part_k;
     char tests_buf[1024];     /* --resume: the statistics of the state */
     const char *params[SB_CLI_PARAMS_MAX];
@@ -168,7 +171,7 @@ static int parse(int argc, char **argv, test_options *o)
     enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_TESTS, O_PARAM, O_JSON,
            O_QUIET, O_ESCALATE, O_HELP, O_PLUGIN, O_EXEC, O_INPUT, O_KIND,
            O_HANDS, O_DRAW, O_FORMAT, O_ONE_BASED, O_SKIP_INVALID,
-           O_THREADS, O_STATE, O_RESUME, O_PART };
+           O_THREADS, O_STATE, O_RESUME, O_PART, O_FORCE };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "samples", required_argument, NULL, O_SAMPLES },
@@ -193,6 +196,7 @@ static int parse(int argc, char **argv, test_options *o)
         { "state", required_argument, NULL, O_STATE },
         { "resume", required_argument, NULL, O_RESUME },
         { "part", required_argument, NULL, O_PART },
+        { "force", no_argument, NULL, O_FORCE },
         { NULL, 0, NULL, 0 }
     };
     *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT,
@@ -212,6 +216,7 @@ static int parse(int argc, char **argv, test_options *o)
             break;
         case O_STATE: o->state = optarg; break;
         case O_RESUME: o->resume = optarg; break;
+        case O_FORCE: o->force = 1; break;
         case O_PART:
             if (parse_part(optarg, &o->part_i, &o->part_k) != 0)
                 return -1;
@@ -277,6 +282,10 @@ static int parse(int argc, char **argv, test_options *o)
                                              : o->resume ? "resume" : "part");
         return -1;
     }
+    if (o->force && !o->state) {
+        sb_cli_error("test: --force goes with --state");
+        return -1;
+    }
     if (o->resume)
         return resume_options(argc, argv, o);
     if (o->part && !o->seed_given) {
@@ -303,6 +312,12 @@ static int parse(int argc, char **argv, test_options *o)
         if (optind != argc) {
             sb_cli_error("test: --%s takes no algorithm name (got '%s')",
                          o->exec ? "exec" : "input", argv[optind]);
+            return -1;
+        }
+        if (o->input && o->seed_given) {
+            sb_cli_error("test: --seed means nothing to recorded samples: "
+                         "they were drawn already (with --exec, the "
+                         "program is handed it)");
             return -1;
         }
         if (o->n_params || o->rng_given) {
@@ -407,28 +422,43 @@ static int test_external(const sb_cli *cli, const test_options *o)
     return code;
 }
 
-/* Before a run with --state: a file can be made beside 'path' (where
-   the state is written first, then renamed), without touching 'path'
-   itself, which may be the state being resumed.  0, or -1 after printing
-   the error. */
-static int can_save(const char *path)
+/* Before anything runs: no output is an input or another output (the
+   state may be the file resumed: it is meant to be), and the JSON
+   report can be written.  0, or -1 after printing the error. */
+static int check_outputs(const test_options *o)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        sb_cli_error("cannot save the state as '%s': not a regular file",
-                     path);
+    const sb_cli_path json = { "--json", o->json },
+                      state = { "--state", o->state },
+                      others[] = { { "--plugin", o->plugin },
+                                   { "--input", o->input },
+                                   { "--resume", o->resume },
+                                   { "--state", o->state } };
+    if (sb_cli_distinct(&json, others, 4) != 0
+        || sb_cli_distinct(&state, others, 2) != 0)
+        return -1;
+    return sb_cli_can_write(o->json);
+}
+
+/* A state file keeps the plug-in's path and the shuffle's name in fields
+   of fixed size: a longer one would be cut, and the run could not be
+   resumed or merged.  0, or -1 after printing the error. */
+static int fits_state(const test_options *o, const sb_shuffle_type *t)
+{
+    const sb_state *st = NULL;
+    if (!o->state)
+        return 0;
+    if (o->plugin && strlen(o->plugin) >= sizeof st->plugin) {
+        sb_cli_error("the plug-in's path is %zu bytes long; a state file "
+                     "keeps at most %zu: move it to a shorter path",
+                     strlen(o->plugin), sizeof st->plugin - 1);
         return -1;
     }
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        sb_cli_error("cannot save the state beside '%s': %s", path,
-                     strerror(errno));
+    if (strlen(t->name) >= sizeof st->algorithm) {
+        sb_cli_error("the shuffle's name is %zu bytes long; a state file "
+                     "keeps at most %zu", strlen(t->name),
+                     sizeof st->algorithm - 1);
         return -1;
     }
-    fclose(f);
-    remove(tmp);
     return 0;
 }
 
@@ -525,21 +555,23 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
             fputs(usage, stdout);
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
     }
-    if (sb_cli_can_write(o.json) != 0)
+    if (check_outputs(&o) != 0)
         return SB_EXIT_USAGE;
     if (o.exec || o.input)
         return test_external(cli, &o);
     sb_state resumed;
     if (o.resume && load_resumed(&o, &resumed) != 0)
         return SB_EXIT_USAGE;
-    if (o.state && can_save(o.state) != 0) {
+    if (o.state && sb_cli_can_save(o.state, o.resume, o.force) != 0) {
         if (o.resume)
             sb_state_free(&resumed);
         return SB_EXIT_USAGE;
     }
     sb_plugin_handle *plugin;
     const sb_shuffle_type *t = sb_cli_shuffle(o.alg, o.plugin, o.n, &plugin);
-    if (!t) {
+    if (!t || fits_state(&o, t) != 0) {
+        if (plugin)
+            sb_plugin_close(plugin);
         if (o.resume)
             sb_state_free(&resumed);
         return SB_EXIT_USAGE;
@@ -563,6 +595,9 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         && sb_cli_set_params(t, o.params, o.n_params, &cfg.args) == 0
         && same_params(&o, o.resume ? &resumed : NULL, t, &cfg.args) == 0
         && sb_cli_run(&cfg, o.tests, o.quiet, o.escalate, &keep, &rep) == 0) {
+        /* A run whose state was lost failed, whatever its counts say. */
+        if (o.state && keep.save_failed)
+            rep.run.error = keep.save_error;
         code = sb_cli_report(&rep, o.json, o.quiet, exit_code(&rep));
         const int saved = o.state && !keep.save_failed;
         if (rep.run.partial)

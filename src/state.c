@@ -18,6 +18,7 @@
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
 #include "src/escalate.h"
+#include "src/outfile.h"
 #include "stats/registry.h"
 
 static const char magic[8] = { 'S', 'B', 'S', 'T', 'A', 'T', 'E', '\n' };
@@ -186,40 +187,25 @@ int sb_state_write(const char *path, const sb_state *st, char *err,
         snprintf(err, len, "out of memory saving the state");
         return SB_ENOMEM;
     }
-    /* Beside the file, so that the rename stays on one file system. */
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid())
-        >= (int)sizeof tmp) {
-        free(b.p);
-        snprintf(err, len, "state file name too long");
-        return SB_EIO;
-    }
-    FILE *f = fopen(tmp, "wb");
-    int ok = f != NULL;
-    const char *why = ok ? NULL : strerror(errno);
-    if (ok && fwrite(b.p, 1, b.len, f) != b.len) {
-        ok = 0;
-        why = strerror(errno);
-    }
-    /* Flushed to the disk before the rename, so that the name never
-       points at data still in flight. */
-    if (ok && (fflush(f) != 0 || fsync(fileno(f)) != 0)) {
-        ok = 0;
-        why = strerror(errno);
-    }
-    if (f && fclose(f) != 0 && ok) {
-        ok = 0;
-        why = strerror(errno);
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = 0;
-        why = strerror(errno);
+    /* Through a temporary file renamed over the old state (outfile.h),
+       so that a crash leaves the old state or the new, never half of
+       one. */
+    sb_outfile out;
+    char why[600];
+    int rc = sb_outfile_open(&out, path, 0, why, sizeof why);
+    if (rc == SB_OK) {
+        if (fwrite(b.p, 1, b.len, out.f) == b.len)
+            rc = sb_outfile_commit(&out, why, sizeof why);
+        else {
+            snprintf(why, sizeof why, "cannot write '%s': %s", path,
+                     strerror(errno));
+            sb_outfile_abort(&out);
+            rc = SB_EIO;
+        }
     }
     free(b.p);
-    if (!ok) {
-        if (f)
-            remove(tmp);
-        snprintf(err, len, "cannot write the state file '%s': %s", path, why);
+    if (rc != SB_OK) {
+        snprintf(err, len, "cannot save the state: %s", why);
         return SB_EIO;
     }
     return SB_OK;
@@ -315,11 +301,13 @@ static int slurp(const char *path, unsigned char **data, size_t *size,
         if (got == 0)
             break;
     }
-    const int failed = ferror(f);
+    /* The reason of a failed read, such as "Is a directory". */
+    const int failed = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     if (failed) {
         free(p);
-        snprintf(err, len, "cannot read the state file '%s'", path);
+        snprintf(err, len, "cannot read the state file '%s': %s", path,
+                 strerror(failed));
         return SB_EIO;
     }
     *data = p;
@@ -502,6 +490,12 @@ int sb_state_read(const char *path, sb_state *st, char *err, size_t len)
         if (format != SB_STATE_FORMAT)
             snprintf(why, sizeof why, "state format %llu, this program "
                      "reads %u", (unsigned long long)format, SB_STATE_FORMAT);
+        else if (payload > UINT64_MAX - HEADER_BYTES - TRAILER_BYTES)
+            /* A length no file can have: said as it is, not as the small
+               number its sum with the header wraps around to. */
+            snprintf(why, sizeof why, "damaged: its header gives a "
+                     "length of %llu bytes, more than any file holds",
+                     (unsigned long long)payload);
         else if (payload > size - HEADER_BYTES
                  || size - HEADER_BYTES - payload < TRAILER_BYTES)
             snprintf(why, sizeof why, "cut short: %zu bytes of %llu", size,

@@ -264,7 +264,7 @@ class RecordedDecks(Temp):
         a = self.write("a.txt", "\n".join(by_card) + "\n")
         b = self.write("b.txt", "\n".join(by_hand) + "\n")
         code_a, rep_a, _ = run_json(["test", "--input", a, "--kind", "deal",
-                                     "--hands", "4", "--seed", "1"])
+                                     "--hands", "4"])
         code_b, rep_b, _ = run_json(["test", "--input", b, "--kind", "deal",
                                      "--hands", "4", "--format", "cards"])
         self.assertEqual(code_a, 0)

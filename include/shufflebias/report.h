@@ -62,6 +62,9 @@ typedef struct sb_run_info {
                                   input went wrong */
     int feed_status;           /* SB_OK, or the status of an input that
                                   went wrong (then partial is set) */
+    const char *error;         /* what made the run fail other than its
+                                  input (a plug-in's error, a state that
+                                  could not be saved), NULL: nothing */
     const char *tally_name;    /* what the algorithm measured per sample
                                   ("passes"), NULL for nothing */
     sb_tally tally;            /* its tally over the samples done */
