@@ -90,12 +90,14 @@ static const char usage[] =
     "gate can trust a fail; a suspect run is re-run (--escalate) before\n"
     "anything is reported, and ends pass or fail unless it stays suspect.\n"
     "Exit codes: 0 no bias found, 1 bias found, 2 usage or input error,\n"
-    "3 inconclusive (still suspect after escalation), 130 interrupted (a\n"
-    "partial report is written).  A bad sample, or a program that ends,\n"
+    "3 inconclusive (still suspect after escalation, or nothing could be\n"
+    "judged), 130 interrupted (a partial report is written, its JSON\n"
+    "verdict 'incomplete').  A bad sample, or a program that ends,\n"
     "crashes or writes garbage before the samples asked for, is an input\n"
     "error (2): the report of the samples counted before it is still\n"
-    "written.  Recorded samples cannot be drawn again, so --input never\n"
-    "escalates.  See docs/own-shuffle.md.\n";
+    "written, its JSON verdict 'error'.  Recorded samples cannot be drawn\n"
+    "again, so --input never escalates (and takes no --seed).  See\n"
+    "docs/own-shuffle.md.\n";
 
 typedef struct test_options {
     const char *alg, *plugin, *exec, *input;
