@@ -666,8 +666,10 @@ int sb_cli_report(const sb_report *rep, const char *json, int quiet,
     /* Nothing judged: not a pass, whatever a CI gate makes of exit 0. */
     if (code == SB_EXIT_PASS && rep->verdict == SB_VERDICT_NA)
         code = SB_EXIT_SUSPECT;
-    if (!quiet && !json_on_stdout && sb_render_text(stdout, rep) != SB_OK)
+    if (!quiet && !json_on_stdout && sb_render_text(stdout, rep) != SB_OK) {
+        sb_cli_error("cannot write standard output: %s", strerror(errno));
         code = SB_EXIT_USAGE;
+    }
     if (json) {
         sb_outfile out;
         if (sb_cli_open_out(&out, json) != 0
@@ -758,8 +760,10 @@ int sb_cli_close_out(sb_outfile *o, int ok)
         /* The renderer failed: a write error says why; anything else
            (memory) is said as such. */
         const int e = ferror(o->f) ? errno : 0;
+        const int std = strcmp(o->path, "-") == 0;
         sb_outfile_abort(o);
-        sb_cli_error("cannot write '%s': %s", o->path,
+        sb_cli_error("cannot write %s%s%s: %s", std ? "" : "'",
+                     std ? "standard output" : o->path, std ? "" : "'",
                      e ? strerror(e) : "out of memory");
         return -1;
     }

@@ -3,6 +3,7 @@
  * aborting error handler turned off, and the stop flag for SIGINT/SIGTERM.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,9 +73,12 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], commands[i].name) == 0) {
             int code = commands[i].run(&cli, argc - 1, argv + 1);
             /* A report that did not reach standard output is an error,
-               whatever the verdict (a full disk, a closed pipe). */
+               whatever the verdict (a full disk, a closed pipe); said
+               here unless the command has failed already and said why. */
             if (fflush(stdout) != 0 || ferror(stdout)) {
-                sb_cli_error("writing standard output failed");
+                if (code != SB_EXIT_USAGE)
+                    sb_cli_error("cannot write standard output: %s",
+                                 strerror(errno));
                 return SB_EXIT_USAGE;
             }
             return code;

@@ -168,7 +168,12 @@ int sb_outfile_commit(sb_outfile *o, char *err, size_t len)
         if (!o->direct)
             unlink(o->tmp);
         o->tmp[0] = '\0';
-        snprintf(err, len, "cannot write '%s': %s", o->path, strerror(e));
+        if (strcmp(o->path, "-") == 0)
+            snprintf(err, len, "cannot write standard output: %s",
+                     strerror(e));
+        else
+            snprintf(err, len, "cannot write '%s': %s", o->path,
+                     strerror(e));
         return SB_EIO;
     }
     o->tmp[0] = '\0';

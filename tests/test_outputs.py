@@ -156,6 +156,17 @@ class Outputs(unittest.TestCase):
                          codes=(2,))
         self.assertIn("cannot write '/dev/full': No space left on device",
                       p.stderr)
+        # Standard output on a full device: said once, with the reason.
+        for extra in ([], ["--json", "-"]):
+            with open("/dev/full", "w") as full:
+                p = subprocess.run([CLI, "test", "fisher-yates", "--n", "5",
+                                    "--samples", "1000", *extra],
+                                   stdout=full, stderr=subprocess.PIPE,
+                                   text=True, timeout=600)
+            self.assertEqual(p.returncode, 2)
+            self.assertEqual(p.stderr.count("cannot write standard output: "
+                                            "No space left on device"), 1,
+                             p.stderr)
         # A device that takes everything stays usable as an output.
         self.run_cli("test", "fisher-yates", "--n", "5", "--samples",
                      "1000", "--seed", "1", "--quiet", "--json",
