@@ -698,7 +698,11 @@ int sb_cli_can_write(const char *path)
 int sb_cli_distinct(const sb_cli_path *out, const sb_cli_path *others,
                     size_t n)
 {
-    if (!out->path || strcmp(out->path, "-") == 0)
+    /* A terminal, pipe or device is written in place and destroys
+       nothing: /dev/stdout may well be the same terminal as /dev/stdin. */
+    struct stat st;
+    if (!out->path || strcmp(out->path, "-") == 0
+        || (stat(out->path, &st) == 0 && !S_ISREG(st.st_mode)))
         return 0;
     for (size_t i = 0; i < n; i++) {
         const sb_cli_path *o = &others[i];
@@ -720,9 +724,8 @@ int sb_cli_can_save(const char *path, const char *resume, int force)
         sb_cli_error("cannot save the state: %s", err);
         return -1;
     }
-    /* The name is kept in no state file, but the temporary one beside it
-       must fit a path: checked above.  What remains is the work an
-       existing file holds. */
+    /* The file can be written (its temporary name fits too): what
+       remains is the work an existing one holds. */
     struct stat st;
     if (force || stat(path, &st) != 0 || st.st_size == 0
         || (resume && sb_outfile_same(path, resume)))
@@ -731,10 +734,9 @@ int sb_cli_can_save(const char *path, const char *resume, int force)
     char why[768];
     if (sb_state_read(path, &old, why, sizeof why) == SB_OK) {
         sb_cli_error("'%s' holds the saved state of a run of '%s' (seed %"
-                     PRIu64 ", %" PRIu64 " of %" PRIu64 " samples): go on "
-                     "with it with '--resume %s', or give --force to "
-                     "replace it", path, old.algorithm, old.seed,
-                     old.counts.done, old.stage_samples, path);
+                     PRIu64 ", %" PRIu64 " samples counted): go on with it "
+                     "with '--resume %s', or give --force to replace it",
+                     path, old.algorithm, old.seed, old.counts.done, path);
         sb_state_free(&old);
     } else {
         sb_cli_error("'%s' already exists and is not a state file to go "

@@ -77,6 +77,18 @@ static int classify(const char *path, int flags, char *err, size_t len)
     return S_ISREG(st.st_mode) ? 1 : 2;
 }
 
+/* Why the temporary file beside 'path' could not be made (errno). */
+static void tmp_error(const char *path, char *err, size_t len)
+{
+    if (errno == ENAMETOOLONG)
+        snprintf(err, len, "cannot write '%s': its name is too long (with "
+                 "the suffix " SB_OUT_TMP_SUFFIX "PID of its temporary file)",
+                 path);
+    else
+        snprintf(err, len, "cannot write '%s' (through a temporary file "
+                 "beside it): %s", path, strerror(errno));
+}
+
 int sb_outfile_check(const char *path, int flags, char *err, size_t len)
 {
     if (strcmp(path, "-") == 0)
@@ -95,9 +107,7 @@ int sb_outfile_check(const char *path, int flags, char *err, size_t len)
        files, and the temporary name fits the file system's limits. */
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0) {
-        snprintf(err, len, "cannot write '%s': %s", path,
-                 errno == ENAMETOOLONG ? "its name is too long"
-                                       : strerror(errno));
+        tmp_error(path, err, len);
         return SB_EIO;
     }
     close(fd);
@@ -134,12 +144,14 @@ int sb_outfile_open(sb_outfile *o, const char *path, int flags, char *err,
         return SB_EINVAL;
     }
     int fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    /* The new file keeps the permissions of the one it replaces. */
+    struct stat old;
+    if (fd >= 0 && what == 1 && stat(o->target, &old) == 0)
+        (void)fchmod(fd, old.st_mode & 07777);
     if (fd >= 0)
         o->f = fdopen(fd, "w");
     if (!o->f) {
-        snprintf(err, len, "cannot write '%s': %s", path,
-                 errno == ENAMETOOLONG ? "its name is too long"
-                                       : strerror(errno));
+        tmp_error(path, err, len);
         if (fd >= 0) {
             close(fd);
             unlink(o->tmp);

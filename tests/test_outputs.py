@@ -149,6 +149,17 @@ class Outputs(unittest.TestCase):
         self.assertEqual(self.read(report), old)
         self.assertEqual(self.leftovers(), [])
 
+    def test_a_replaced_report_keeps_its_mode(self):
+        report = self.path("report.json")
+        with open(report, "w") as f:
+            f.write("{}\n")
+        os.chmod(report, 0o640)
+        self.run_cli("test", "fisher-yates", "--n", "5", "--samples",
+                     "1000", "--seed", "1", "--quiet", "--json", report)
+        self.assertEqual(stat.S_IMODE(os.stat(report).st_mode), 0o640)
+        self.assertEqual(json.loads(self.read(report))["samples"], 1000)
+        self.assertEqual(self.leftovers(), [])
+
     @unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full")
     def test_full_device_says_so(self):
         p = self.run_cli("test", "fisher-yates", "--n", "5", "--samples",
