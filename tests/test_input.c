@@ -14,7 +14,6 @@
 
 #include "tests/sb_test.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -1705,46 +1704,6 @@ static void fuzz_checker_sees_broken_samples(void **state)
     assert_int_equal(sb_fuzz_check_sample(&deal, good, seen, hand), 1);
 }
 
-/* Every file of 'dir' through the fuzz checks; the number of files. */
-static size_t replay_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    size_t files = 0;
-    const struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        FILE *f = fopen(path, "rb");
-        assert_non_null(f);
-        text t = { 0 };
-        char buf[4096];
-        size_t k;
-        while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-            put_bytes(&t, buf, k);
-        fclose(f);
-        const int broke = sb_fuzz_input_one((const uint8_t *)t.s, t.len);
-        if (broke != SB_FUZZ_OK)
-            print_error("%s breaks promise %d\n", path, broke);
-        assert_int_equal(broke, SB_FUZZ_OK);
-        free(t.s);
-        files++;
-    }
-    closedir(d);
-    return files;
-}
-
-/* The fuzzer's seeds and every input that ever broke the reader. */
-static void fuzz_cases_replay_clean(void **state)
-{
-    (void)state;
-    assert_true(replay_dir(SB_SOURCE_DIR "/fuzz/corpus") >= 5);
-    assert_true(replay_dir(SB_SOURCE_DIR "/tests/data/input-regress") >= 1);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1773,7 +1732,6 @@ int main(void)
         cmocka_unit_test(pbn_faults_are_named),
         cmocka_unit_test(card_orders_number_card_names),
         cmocka_unit_test(fuzz_checker_sees_broken_samples),
-        cmocka_unit_test(fuzz_cases_replay_clean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
