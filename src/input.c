@@ -437,7 +437,7 @@ static const char *number_hint(const unsigned char *w, const unsigned char *e)
                "without one";
     if (read_card_name(w, e) >= 0)
         return "; card names? use --format cards";
-    if (len > 2 && w[1] == ':' && strchr("NESWnesw", w[0]))
+    if (len > 2 && w[1] == ':' && w[0] && strchr("NESWnesw", w[0]))
         return "; a PBN deal? use --format pbn";
     return "";
 }

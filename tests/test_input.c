@@ -1446,6 +1446,10 @@ static void messages_suggest_the_fix(void **state)
                                     msg),
                         "line 1 (sample 1): 'N:AKQ.JT9.876.5432' is not a "
                         "hand number; a PBN deal? use --format pbn");
+    /* A NUL is no seat. */
+    assert_string_equal(first_error(&spec, "\0:AKQ.JT9\n", 10, msg),
+                        "line 1 (sample 1): '\\x00:AKQ.JT9' is not a hand "
+                        "number");
     spec.format = SB_FORMAT_CARDS;
     assert_string_equal(first_error(&spec, "N:AKQ.JT9.876.5432 - - -\n", 0,
                                     msg),
