@@ -374,12 +374,16 @@ static inline uint32_t next_gen(sb_input *in)
 }
 
 /* What to add to "card 52 is out of range 0..51" when the value 'v' is
-   the one past the top of a 0-based range: most likely the numbers count
-   from 1. */
+   the one past the top of a 0-based range (most likely the numbers count
+   from 1), or 0 in a 1-based one (they count from 0). */
 static const char *one_based_hint(const sb_input *in, uint32_t v, size_t lim,
                                   int deal)
 {
-    if (in->spec.one_based || v != lim)
+    if (in->spec.one_based)
+        return v != 0 ? ""
+             : deal ? "; hands from 0? drop --one-based"
+                    : "; numbers from 0? drop --one-based";
+    if (v != lim)
         return "";
     return deal ? "; hands from 1? use --one-based"
                 : "; numbers from 1? use --one-based";

@@ -331,6 +331,9 @@ class RecordedDecks(Temp):
             (["--input", "-"], "1 2 3 4\n",
              "card 4 is out of range 0..3; numbers from 1? use "
              "--one-based"),
+            (["--input", "-", "--one-based"], "0 1 2 3\n",
+             "card 0 is out of range 1..4; numbers from 0? drop "
+             "--one-based"),
             (["--input", "-"], "AS 2C 3H 10d\n",
              "'AS' is not a card number; card names? use --format cards"),
             (["--input", "-"], "0 1 2\n",
@@ -419,6 +422,29 @@ class RecordedDecks(Temp):
         self.assertEqual(rep_p["kind"], "deal")
         self.assertEqual([t["statistic"] for t in rep_p["tests"]],
                          [t["statistic"] for t in rep_h["tests"]])
+        # A dealing program run by --exec, told the format: its PBN read
+        # the same way.
+        prog = self.write("dealer.py", (
+            "import os, random\n"
+            "assert os.environ['SHUFFLEBIAS_FORMAT'] == 'pbn'\n"
+            "assert os.environ['SHUFFLEBIAS_KIND'] == 'deal'\n"
+            "rng = random.Random(int(os.environ['SHUFFLEBIAS_SEED']))\n"
+            "cards = [s + r for s in 'SHDC' for r in 'AKQJT98765432']\n"
+            "for board in range(int(os.environ['SHUFFLEBIAS_SAMPLES'])):\n"
+            "    rng.shuffle(cards)\n"
+            "    hands = [sorted(cards[13 * h:13 * h + 13],\n"
+            "                    key=lambda c: ('SHDC'.index(c[0]),\n"
+            "                                   'AKQJT98765432'.index(c[1])))\n"
+            "             for h in range(4)]\n"
+            "    pbn = ' '.join('.'.join(''.join(c[1] for c in h if c[0] == s)\n"
+            "                            for s in 'SHDC') for h in hands)\n"
+            "    print(f'[Board \"{board + 1}\"]')\n"
+            "    print(f'[Deal \"W:{pbn}\"]')\n"))
+        code, rep, err = run_json(["test", "--exec", f"python3 {prog}",
+                                   "--format", "pbn", "--samples", "3000",
+                                   "--seed", "7"])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(rep["samples"], 3000)
         # A fault names the file and line; a deal with a card twice.
         bad = self.write("bad.pbn", '[Board "1"]\n[Deal "N:AKQJ.AKQ.AKQ.'
                          'AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.'

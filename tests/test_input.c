@@ -506,7 +506,8 @@ static const bad_case bad_cases[] = {
     { PERM(TEXT, 8), 0, "7 6 5 4 3 2 1 8\n", 0, 0,
       "line 1 (sample 1): card 8 is out of range 0..7; numbers from 1? use --one-based" },
     { PERM(TEXT, 8), 1, "1 2 3 4 5 6 7 8\n0 1 2 3 4 5 6 7\n", 0, 1,
-      "line 2 (sample 2): card 0 is out of range 1..8" },
+      "line 2 (sample 2): card 0 is out of range 1..8; numbers from 0? "
+      "drop --one-based" },
     { PERM(TEXT, 8), 1, "1 2 3 4 5 6 7 9\n", 0, 0,
       "line 1 (sample 1): card 9 is out of range 1..8" },
     /* numbers too large for any type: never read modulo a power of two
@@ -599,7 +600,8 @@ static const bad_case bad_cases[] = {
     { PERM(SB_FORMAT_U8, 8), 0, "\0\1\2\3\4\5\6\7\0\1\2\3\4\5\6\10", 16, 1,
       "sample 2 (byte 15): card 8 is out of range 0..7; numbers from 1? use --one-based" },
     { PERM(SB_FORMAT_U8, 8), 1, "\1\2\3\4\5\6\7\10\0\1\2\3\4\5\6\7", 16, 1,
-      "sample 2 (byte 8): card 0 is out of range 1..8" },
+      "sample 2 (byte 8): card 0 is out of range 1..8; numbers from 0? drop "
+      "--one-based" },
     { PERM(SB_FORMAT_U16, 4), 0, "\0\0\1\0\2\0\1\0", 8, 0,
       "sample 1 (byte 6): card 1 appears twice" },
     { PERM(SB_FORMAT_U16, 4), 0, "\0\0\1\0\2\0\3\1", 8, 0,
