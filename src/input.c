@@ -51,7 +51,22 @@
  * separated by '|' (the hand-number form needs no card names: it is read
  * with the text format).  In the text format a deal line that holds '|'
  * outside its comment lists the hands, any other line gives the hand of
- * each card.
+ * each card.  A card order maps every card name through 'number' (the
+ * default is the identity); PBN deals go through it too.
+ *
+ * PBN (pbn format): a deal "F:hand hand hand hand" is read hand by hand
+ * into the card -> seat map, stamping cards as the other formats do, so
+ * a card twice is caught where it is met and a hand's count once the
+ * deal is placed.  The only state across lines is whether a tag was seen
+ * (then only Deal tags are deals) and whether a {commentary} is open.
+ *
+ * Quoting: every byte of the input a message shows goes through shown(),
+ * which escapes what a terminal would hide or act on (C0 and C1
+ * controls, DEL, the byte-order mark, bytes of no valid UTF-8 character)
+ * as \xNN and never cuts an escape or a character in two.  Hints for
+ * common mistakes (1-based numbers, card names or PBN read as numbers, a
+ * byte-order mark, a first sample of another size) are added only where
+ * the sample is already known to be bad, so the hot path pays nothing.
  */
 #define _POSIX_C_SOURCE 200809L
 
