@@ -344,16 +344,22 @@ static name_text input_name(const sb_input *in)
     return t;
 }
 
+/* Where the current line is: "NAME:L (sample S)", or "line L (sample S)"
+   without a name. */
+static void line_where(const sb_input *in, char *where, size_t size)
+{
+    if (in->spec.name)
+        snprintf(where, size, "%s:%llu (sample %llu)", input_name(in).s,
+                 (unsigned long long)in->line, (unsigned long long)in->seen);
+    else
+        snprintf(where, size, "line %llu (sample %llu)",
+                 (unsigned long long)in->line, (unsigned long long)in->seen);
+}
+
 static int reject_line(sb_input *in)
 {
     char where[NAME_SHOWN + 64];
-    if (in->spec.name)
-        snprintf(where, sizeof where, "%s:%llu (sample %llu)",
-                 input_name(in).s, (unsigned long long)in->line,
-                 (unsigned long long)in->seen);
-    else
-        snprintf(where, sizeof where, "line %llu (sample %llu)",
-                 (unsigned long long)in->line, (unsigned long long)in->seen);
+    line_where(in, where, sizeof where);
     return reject(in, where);
 }
 
@@ -1360,8 +1366,11 @@ int sb_input_shape(sb_input *in, sb_shape *out)
             in->last_ptr = line;
             in->last_len = n;
             keep_last_line(in);
-            snprintf(in->error, sizeof in->error, "line %llu (sample 1): %s",
-                     (unsigned long long)in->line, in->why);
+            char where[NAME_SHOWN + 64];
+            line_where(in, where, sizeof where);
+            if (snprintf(in->error, sizeof in->error, "%s: %s", where,
+                         in->why) >= (int)sizeof in->error)
+                memcpy(in->error + sizeof in->error - 4, "...", 4);
             in->status = SB_EINVAL;
             return SB_EINVAL;
         }

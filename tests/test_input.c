@@ -1402,6 +1402,13 @@ static void messages_name_the_input(void **state)
     assert_true(strncmp(msg, "...ddd", 6) == 0);
     assert_non_null(strstr(msg, "/decks.tx:1 (sample 1): card 0 appears "
                            "twice"));
+    /* ... also when a draw's first line, which sets its length, is bad. */
+    spec.shape = (sb_shape){ .kind = SB_KIND_DRAW, .n = 3 };
+    assert_string_equal(first_error(&spec, "# k from here\n0 1 1\n", 0,
+                                    msg),
+                        "...dddddddddddddddddddddddddddddddddddddddddddddddd"
+                        "/decks.tx:2 (sample 1): card 1 appears twice");
+    spec.shape = (sb_shape){ .kind = SB_KIND_PERMUTATION, .n = 3 };
     spec.format = SB_FORMAT_U8;
     spec.name = "decks.bin";
     assert_string_equal(first_error(&spec, "\2\1\0\0\0\1", 6, msg),
