@@ -1,11 +1,13 @@
 /*
- * input_check.h - one fuzz case for the deck reader: the first four bytes
- * choose how to read, the rest is the input; every sample returned is
- * checked against what its kind promises.
+ * input_check.h - one fuzz case for the deck reader (fuzz target
+ * "input"): the first five bytes choose how to read, the rest is the
+ * input; every sample returned is checked against what its kind
+ * promises.
  *
- * Shared by the libFuzzer target (fuzz/fuzz_input.c), which aborts on a
- * broken promise, and by tests/test_input.c, which replays the committed
- * seeds and every input the fuzzer ever broke the reader with.
+ * Built into the libFuzzer target (fuzz/fuzz_target.c, by scripts/fuzz),
+ * which aborts on a broken promise, and into the replay of ctest
+ * (fuzz/replay.c), which runs the seeds of fuzz/corpus/input/ and every
+ * input the fuzzer ever broke the reader with (tests/data/input-regress/).
  *
  * The header bytes:
  *   byte 0  bits 0-1 format (text, cards, u8, u16); bits 2-3 kind
@@ -15,10 +17,16 @@
  *   byte 1  n = 1 + byte % 60;
  *   byte 2  hands (deal): the divisors of n, in increasing order, at
  *           index byte % (their number);
- *   byte 3  len (draw): byte % (n + 1), 0 asking the reader to infer it.
+ *   byte 3  len (draw): byte % (n + 1), 0 asking the reader to infer it;
+ *   byte 4  bit 0 format pbn, with the shape of a bridge deal (52 cards,
+ *           4 hands) unless bit 2 keeps the shape of bytes 0-3; bit 1 a
+ *           card order, the bytes of the input up to its first line feed
+ *           (at most 63; the input is what follows).
  * Specs the reader refuses (one-based card names, card names for more
- * than 52 cards, a binary draw of 0 cards) are checked to be refused with
- * a reason, and every other spec to be accepted.
+ * than 52 cards, a binary draw of 0 cards, pbn for anything but a bridge
+ * deal, a card order that is not one or goes with a format of numbers)
+ * are checked to be refused with a reason, and every other spec to be
+ * accepted.
  *
  * The promises checked: a permutation holds each card once, a draw holds
  * len distinct cards below n, a deal maps every card to a hand below H
@@ -52,6 +60,34 @@ enum {
     SB_FUZZ_NOMEM         /* the case could not allocate */
 };
 
+/* Whether 'order' (its own check, not the reader's) is a card order:
+   four suits cdhs and thirteen ranks 23456789tjqka, each once, either
+   case, separated by one colon. */
+static inline int sb_fuzz_card_order_ok(const char *order)
+{
+    static const char suits[] = "cdhs", ranks[] = "23456789tjqka";
+    unsigned seen_suit = 0, seen_rank = 0, n_suits = 0, n_ranks = 0;
+    int colon = 0;
+    for (const char *p = order; *p; p++) {
+        char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+        if (c == ':' && !colon) {
+            colon = 1;
+            continue;
+        }
+        const char *set = colon ? ranks : suits;
+        const char *at = strchr(set, c);
+        if (!c || !at)
+            return 0;
+        unsigned *seen = colon ? &seen_rank : &seen_suit;
+        const unsigned bit = 1u << (at - set);
+        if (*seen & bit)
+            return 0;
+        *seen |= bit;
+        ++*(colon ? &n_ranks : &n_suits);
+    }
+    return colon && n_suits == 4 && n_ranks == 13;
+}
+
 /* 0 when 's' (len values) keeps the promise of 'shape'. */
 static inline int sb_fuzz_check_sample(const sb_shape *shape,
                                        const sb_card *s, unsigned char *seen,
@@ -80,7 +116,7 @@ static inline int sb_fuzz_check_sample(const sb_shape *shape,
 
 static inline int sb_fuzz_input_one(const uint8_t *data, size_t size)
 {
-    if (size < 4)
+    if (size < 5)
         return SB_FUZZ_OK;
     static const size_t asks[4] = { 1, 3, 64, 1000 };
     static const sb_kind kinds[4] = {
@@ -104,16 +140,44 @@ static inline int sb_fuzz_input_one(const uint8_t *data, size_t size)
     if (spec.shape.kind == SB_KIND_DRAW)
         spec.shape.len = data[3] % (n + 1u);
     const size_t want = asks[data[0] >> 6];
+    const uint8_t *body = data + 5;
+    size_t body_size = size - 5;
+    if (data[4] & 1u) {
+        spec.format = SB_FORMAT_PBN;
+        if (!(data[4] & 4u))
+            spec.shape = (sb_shape){ .kind = SB_KIND_DEAL, .n = 52,
+                                     .hands = 4 };
+    }
+    char order[64];
+    if (data[4] & 2u) {
+        const uint8_t *nl = memchr(body, '\n', body_size);
+        size_t k = nl ? (size_t)(nl - body) : body_size;
+        if (k >= sizeof order)
+            k = sizeof order - 1;
+        memcpy(order, body, k);
+        order[k] = '\0';
+        body += nl ? (size_t)(nl - body) + 1 : body_size;
+        body_size = size - (size_t)(body - data);
+        spec.card_order = order;
+    }
+    const sb_shape *sh = &spec.shape;
+    const int names = spec.format == SB_FORMAT_CARDS ||
+                      spec.format == SB_FORMAT_PBN;
+    const int binary = spec.format == SB_FORMAT_U8 ||
+                       spec.format == SB_FORMAT_U16;
     const int refused =
-        (spec.format == SB_FORMAT_CARDS && (spec.one_based || n > 52)) ||
-        (spec.format >= SB_FORMAT_U8 && spec.shape.kind == SB_KIND_DRAW &&
-         spec.shape.len == 0);
+        (spec.format == SB_FORMAT_CARDS && (spec.one_based || sh->n > 52)) ||
+        (spec.format == SB_FORMAT_PBN &&
+         (spec.one_based || sh->kind != SB_KIND_DEAL || sh->n != 52 ||
+          sh->hands != 4)) ||
+        (spec.card_order && (!names ||
+                             !sb_fuzz_card_order_ok(order))) ||
+        (binary && sh->kind == SB_KIND_DRAW && sh->len == 0);
 
     sb_input *in;
     char err[SB_INPUT_MSG];
     err[0] = '\0';
-    int rc = sb_input_open_mem(&in, &spec, data + 4, size - 4, err,
-                               sizeof err);
+    int rc = sb_input_open_mem(&in, &spec, body, body_size, err, sizeof err);
     if (rc == SB_ENOMEM)
         return SB_FUZZ_NOMEM;
     if (refused)
@@ -134,18 +198,18 @@ static inline int sb_fuzz_input_one(const uint8_t *data, size_t size)
         sb_input_close(in);
         return broke;
     }
-    if (shape.kind != spec.shape.kind || shape.n != n ||
-        shape.len == 0 || shape.len > n ||
+    if (shape.kind != spec.shape.kind || shape.n != spec.shape.n ||
+        shape.len == 0 || shape.len > shape.n ||
         (spec.shape.len && shape.len != spec.shape.len) ||
-        (shape.kind != SB_KIND_DRAW && shape.len != n) ||
+        (shape.kind != SB_KIND_DRAW && shape.len != shape.n) ||
         shape.hands != (shape.kind == SB_KIND_DEAL ? spec.shape.hands : 0)) {
         sb_input_close(in);
         return SB_FUZZ_SHAPE;
     }
 
     sb_card *out = malloc(want * shape.len * sizeof *out);
-    unsigned char *seen = malloc(n);
-    uint32_t *hand = malloc(n * sizeof *hand);
+    unsigned char *seen = malloc(shape.n);
+    uint32_t *hand = malloc(shape.n * sizeof *hand);
     if (!out || !seen || !hand) {
         broke = SB_FUZZ_NOMEM;
         goto done;

@@ -48,7 +48,14 @@ static const char usage[] =
     "                    sample holds; needed for u8 and u16)\n"
     "  --format F        text (default: numbers separated by spaces, commas\n"
     "                    or tabs, one sample per line), cards (names such as\n"
-    "                    AS 10H TD 2c), u8 or u16 (binary, little-endian)\n"
+    "                    AS 10H TD 2c), u8 or u16 (binary, little-endian),\n"
+    "                    pbn (bridge deals N:AKQ.T98.J7.5432 ..., bare or in\n"
+    "                    [Deal] tags; implies --kind deal, seats N E S W as\n"
+    "                    hands 0 1 2 3)\n"
+    "  --card-order S:R  the numbering of card names (cards, pbn): the suits\n"
+    "                    then the ranks in your order, card = suit * 13 +\n"
+    "                    rank, e.g. shdc:akqjt98765432 for spades first, ace\n"
+    "                    high (default cdhs:23456789tjqka)\n"
     "  --one-based       numbers count from 1 (cards 1..n, hands 1..H)\n"
     "  --skip-invalid    count and list bad samples, and go on (default: the\n"
     "                    first one ends the run with exit code 2)\n"
@@ -104,7 +111,7 @@ typedef struct test_options {
     uint64_t n, samples, seed;
     int seed_given, samples_given, hands_given, rng_given;
     /* Input options, for --exec and --input. */
-    const char *kind, *format;
+    const char *kind, *format, *card_order;
     uint64_t hands, draw;
     int one_based, skip_invalid;
     int input_options;        /* how many of them were given */
@@ -149,8 +156,8 @@ static int resume_options(int argc, char **argv, const test_options *o)
 {
     const char *clash = optind != argc ? argv[optind]
                       : o->input_options ? "--kind, --hands, --draw, "
-                                           "--format, --one-based and "
-                                           "--skip-invalid"
+                                           "--format, --card-order, "
+                                           "--one-based and --skip-invalid"
                       : o->n_given ? "--n"
                       : o->samples_given ? "--samples"
                       : o->seed_given ? "--seed"
@@ -173,7 +180,7 @@ static int parse(int argc, char **argv, test_options *o)
     enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_TESTS, O_PARAM, O_JSON,
            O_QUIET, O_ESCALATE, O_HELP, O_PLUGIN, O_EXEC, O_INPUT, O_KIND,
            O_HANDS, O_DRAW, O_FORMAT, O_ONE_BASED, O_SKIP_INVALID,
-           O_THREADS, O_STATE, O_RESUME, O_PART, O_FORCE };
+           O_THREADS, O_STATE, O_RESUME, O_PART, O_FORCE, O_CARD_ORDER };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "samples", required_argument, NULL, O_SAMPLES },
@@ -199,6 +206,7 @@ static int parse(int argc, char **argv, test_options *o)
         { "resume", required_argument, NULL, O_RESUME },
         { "part", required_argument, NULL, O_PART },
         { "force", no_argument, NULL, O_FORCE },
+        { "card-order", required_argument, NULL, O_CARD_ORDER },
         { NULL, 0, NULL, 0 }
     };
     *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT,
@@ -253,6 +261,10 @@ static int parse(int argc, char **argv, test_options *o)
         case O_INPUT: o->input = optarg; break;
         case O_KIND: o->kind = optarg; o->input_options++; break;
         case O_FORMAT: o->format = optarg; o->input_options++; break;
+        case O_CARD_ORDER:
+            o->card_order = optarg;
+            o->input_options++;
+            break;
         case O_ONE_BASED: o->one_based = 1; o->input_options++; break;
         case O_SKIP_INVALID: o->skip_invalid = 1; o->input_options++; break;
         case O_HANDS:
@@ -339,8 +351,9 @@ static int parse(int argc, char **argv, test_options *o)
         return 0;
     }
     if (o->input_options) {
-        sb_cli_error("test: --kind, --hands, --draw, --format, --one-based "
-                     "and --skip-invalid go with --exec or --input");
+        sb_cli_error("test: --kind, --hands, --draw, --format, --card-order, "
+                     "--one-based and --skip-invalid go with --exec or "
+                     "--input");
         return -1;
     }
     return sb_cli_shuffle_name("test", argc, argv, optind, o->plugin,
@@ -354,11 +367,23 @@ static int input_spec(const test_options *o, sb_input_spec *in)
     *in = (sb_input_spec){ .one_based = o->one_based,
                            .skip_invalid = o->skip_invalid };
     if (o->format && sb_format_find(o->format, &in->format) != SB_OK) {
-        sb_cli_error("unknown format '%s'; valid: text, cards, u8, u16",
+        sb_cli_error("unknown format '%s'; valid: text, cards, u8, u16, pbn",
                      o->format);
         return -1;
     }
-    in->shape.kind = SB_KIND_PERMUTATION;
+    if (o->card_order) {
+        unsigned char number[52];
+        char why[160];
+        if (sb_card_order_parse(o->card_order, number, why, sizeof why)
+            != SB_OK) {
+            sb_cli_error("invalid --card-order '%s': %s", o->card_order, why);
+            return -1;
+        }
+        in->card_order = o->card_order;
+    }
+    /* PBN holds bridge deals and nothing else: it needs no --kind. */
+    in->shape.kind = in->format == SB_FORMAT_PBN ? SB_KIND_DEAL
+                                                 : SB_KIND_PERMUTATION;
     if (o->kind && sb_cli_opt_kind(o->kind, &in->shape.kind) != 0)
         return -1;
     in->shape.n = (size_t)o->n;

@@ -118,7 +118,12 @@ int sb_external_open(sb_external **out, const sb_external_spec *spec,
         }
         x->own_fd = 1;
     }
-    rc = sb_input_open_fd(&x->in, &spec->input, x->fd, err, len);
+    /* Messages name a file ("decks.txt:7 (sample 5): ..."); a program's
+       are prefixed by the caller. */
+    sb_input_spec named = spec->input;
+    if (!spec->command)
+        named.name = strcmp(spec->path, "-") == 0 ? "<stdin>" : spec->path;
+    rc = sb_input_open_fd(&x->in, &named, x->fd, err, len);
     if (rc == SB_OK) {
         x->feed.name = spec->command ? spec->command : spec->path;
         x->feed.read = feed_read;

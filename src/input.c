@@ -51,7 +51,22 @@
  * separated by '|' (the hand-number form needs no card names: it is read
  * with the text format).  In the text format a deal line that holds '|'
  * outside its comment lists the hands, any other line gives the hand of
- * each card.
+ * each card.  A card order maps every card name through 'number' (the
+ * default is the identity); PBN deals go through it too.
+ *
+ * PBN (pbn format): a deal "F:hand hand hand hand" is read hand by hand
+ * into the card -> seat map, stamping cards as the other formats do, so
+ * a card twice is caught where it is met and a hand's count once the
+ * deal is placed.  The only state across lines is whether a tag was seen
+ * (then only Deal tags are deals) and whether a {commentary} is open.
+ *
+ * Quoting: every byte of the input a message shows goes through shown(),
+ * which escapes what a terminal would hide or act on (C0 and C1
+ * controls, DEL, the byte-order mark, bytes of no valid UTF-8 character)
+ * as \xNN and never cuts an escape or a character in two.  Hints for
+ * common mistakes (1-based numbers, card names or PBN read as numbers, a
+ * byte-order mark, a first sample of another size) are added only where
+ * the sample is already known to be bad, so the hot path pays nothing.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -74,6 +89,7 @@
 #define TOKEN_SHOWN 40                /* bytes of a token quoted, at most */
 #define LAST_SHOWN 120                /* characters of the last line kept */
 #define WHY_MAX 200                   /* a reason, before its position */
+#define NAME_SHOWN 60                 /* bytes of the input's name shown */
 /* Numbers are accumulated while below this, then saturate at UINT32_MAX:
    exact up to 999,999,999, and every larger one is out of any range. */
 #define SATURATE 100000000u
@@ -90,7 +106,15 @@ static const unsigned char ends_word[256] = {
     [' '] = 1, ['\t'] = 1, [','] = 1, ['|'] = 1, ['#'] = 1
 };
 
-static const char *const format_names[] = { "text", "cards", "u8", "u16" };
+static const char *const format_names[] = { "text", "cards", "u8", "u16",
+                                            "pbn" };
+#define N_FORMATS 5u
+
+/* Whether 'f' is one of the binary formats (no lines). */
+static int binary(sb_format f)
+{
+    return f == SB_FORMAT_U8 || f == SB_FORMAT_U16;
+}
 
 struct sb_input {
     sb_input_spec spec;       /* as opened ('stop' included) */
@@ -112,6 +136,12 @@ struct sb_input {
     uint32_t gen;             /* the current sample's stamp */
     uint32_t *count;          /* per hand: cards counted (deals) */
     sb_card *scratch;         /* a sample checked ahead (DRAW, len 0) */
+    unsigned char number[52];  /* card of stats/cards.h -> its number in
+                                  the card order (cards, pbn) */
+    unsigned char card_of[52]; /* ... and back */
+    int pbn_tags;             /* pbn: a tag line was read, so only Deal
+                                 tags hold deals */
+    int pbn_brace;            /* pbn: inside a {commentary} */
     const unsigned char *last_ptr; /* the last sample line, not yet kept */
     size_t last_len;
     char last[LAST_SHOWN + 1];     /* the last sample line, kept */
@@ -122,12 +152,12 @@ struct sb_input {
 
 const char *sb_format_str(sb_format f)
 {
-    return (unsigned)f < 4u ? format_names[f] : "?";
+    return (unsigned)f < N_FORMATS ? format_names[f] : "?";
 }
 
 int sb_format_find(const char *name, sb_format *out)
 {
-    for (unsigned i = 0; i < 4u; i++)
+    for (unsigned i = 0; i < N_FORMATS; i++)
         if (strcmp(name, format_names[i]) == 0) {
             *out = (sb_format)i;
             return SB_OK;
@@ -137,27 +167,84 @@ int sb_format_find(const char *name, sb_format *out)
 
 /* ---- messages ---------------------------------------------------------- */
 
-/* Copy 'len' bytes of 'src' into 'dst' (room for 'max' characters and the
-   terminator): control bytes shown as '?', a longer text cut with "..."
-   on a UTF-8 character boundary. */
+/* The first unit of the 'len' > 0 bytes at 's' as a message shows it:
+   its length in bytes, and whether it is shown escaped (each byte as
+   \xNN).  A unit is one valid UTF-8 character, shown as it is unless it
+   is a control character (C0, DEL, C1) or the byte-order mark U+FEFF,
+   which would be invisible or would move the terminal; or one byte that
+   starts no valid character (overlong forms, surrogates and values past
+   U+10FFFF included), shown escaped. */
+static size_t text_unit(const unsigned char *s, size_t len, int *esc)
+{
+    const unsigned c = s[0];
+    *esc = 1;
+    if (c < 0x80u) {
+        *esc = c < 0x20u || c == 0x7Fu;
+        return 1;
+    }
+    size_t need;
+    unsigned lo = 0x80u, hi = 0xBFu;     /* the range of the second byte */
+    if (c >= 0xC2u && c <= 0xDFu)
+        need = 1;
+    else if (c >= 0xE0u && c <= 0xEFu) {
+        need = 2;
+        if (c == 0xE0u)
+            lo = 0xA0u;
+        else if (c == 0xEDu)
+            hi = 0x9Fu;
+    } else if (c >= 0xF0u && c <= 0xF4u) {
+        need = 3;
+        if (c == 0xF0u)
+            lo = 0x90u;
+        else if (c == 0xF4u)
+            hi = 0x8Fu;
+    } else {
+        return 1;
+    }
+    if (len <= need || s[1] < lo || s[1] > hi)
+        return 1;
+    for (size_t i = 2; i <= need; i++)
+        if ((s[i] & 0xC0u) != 0x80u)
+            return 1;
+    const int c1 = c == 0xC2u && s[1] < 0xA0u;
+    const int bom = c == 0xEFu && s[1] == 0xBBu && s[2] == 0xBFu;
+    *esc = c1 || bom;
+    return need + 1;
+}
+
+/* Copy 'len' bytes of 'src' into 'dst' (room for 'max' >= 8 characters
+   and the terminator), escaped as text_unit says, a longer text cut with
+   "..." between two units. */
 static void shown(char *dst, size_t max, const unsigned char *src,
                   size_t len)
 {
-    size_t take = len;
-    int cut = 0;
-    if (len > max) {
-        take = max - 3;
-        while (take > 0 && (src[take] & 0xC0u) == 0x80u)
-            take--;
-        cut = 1;
+    size_t full = 0;            /* characters of the whole text shown */
+    for (size_t i = 0, u; i < len && full <= max; i += u) {
+        int esc;
+        u = text_unit(src + i, len - i, &esc);
+        full += esc ? 4 * u : u;
     }
-    for (size_t i = 0; i < take; i++) {
-        unsigned char c = src[i];
-        dst[i] = (char)(c < 0x20u || c == 0x7Fu ? '?' : c);
+    const size_t room = full <= max ? max : max - 3;
+    size_t k = 0, i = 0;
+    while (i < len) {
+        int esc;
+        const size_t u = text_unit(src + i, len - i, &esc);
+        const size_t w = esc ? 4 * u : u;
+        if (k + w > room)
+            break;
+        for (size_t j = 0; j < u; j++) {
+            if (esc) {
+                snprintf(dst + k, 5, "\\x%02X", src[i + j]);
+                k += 4;
+            } else {
+                dst[k++] = (char)src[i + j];
+            }
+        }
+        i += u;
     }
-    if (cut)
-        memcpy(dst + take, "...", 3), take += 3;
-    dst[take] = '\0';
+    if (i < len)
+        memcpy(dst + k, "...", 3), k += 3;
+    dst[k] = '\0';
 }
 
 /* The token [w, e) as written, cut to TOKEN_SHOWN. */
@@ -210,7 +297,11 @@ static void card_name(char out[4], unsigned c)
 static int reject(sb_input *in, const char *where)
 {
     char msg[SB_INPUT_MSG];
-    snprintf(msg, sizeof msg, "%s: %s", where, in->why);
+    /* Only a long name with a long reason fills it: the end of the reason
+       is then cut, never the place. */
+    if (snprintf(msg, sizeof msg, "%s: %s", where, in->why)
+        >= (int)sizeof msg)
+        memcpy(msg + sizeof msg - 4, "...", 4);
     if (in->spec.skip_invalid) {
         if (in->invalid < SB_INPUT_LISTED)
             memcpy(in->listed[in->invalid], msg, sizeof msg);
@@ -230,19 +321,55 @@ static int reject(sb_input *in, const char *where)
     return 1;
 }
 
+/* The input's name as messages show it: escaped, and a long one cut to
+   its last NAME_SHOWN bytes or so, so that the reason after it is never
+   the part cut off. */
+typedef struct name_text {
+    char s[NAME_SHOWN + 8];
+} name_text;
+
+static name_text input_name(const sb_input *in)
+{
+    name_text t;
+    const unsigned char *name = (const unsigned char *)in->spec.name;
+    size_t len = strlen(in->spec.name), cut = 0;
+    if (len > NAME_SHOWN) {
+        cut = len - (NAME_SHOWN - 3);
+        while (cut < len && (name[cut] & 0xC0u) == 0x80u)
+            cut++;
+        memcpy(t.s, "...", 3);
+    }
+    shown(t.s + (cut ? 3 : 0), NAME_SHOWN + 4 - (cut ? 3 : 0), name + cut,
+          len - cut);
+    return t;
+}
+
+/* Where the current line is: "NAME:L (sample S)", or "line L (sample S)"
+   without a name. */
+static void line_where(const sb_input *in, char *where, size_t size)
+{
+    if (in->spec.name)
+        snprintf(where, size, "%s:%llu (sample %llu)", input_name(in).s,
+                 (unsigned long long)in->line, (unsigned long long)in->seen);
+    else
+        snprintf(where, size, "line %llu (sample %llu)",
+                 (unsigned long long)in->line, (unsigned long long)in->seen);
+}
+
 static int reject_line(sb_input *in)
 {
-    char where[64];
-    snprintf(where, sizeof where, "line %llu (sample %llu)",
-             (unsigned long long)in->line, (unsigned long long)in->seen);
+    char where[NAME_SHOWN + 64];
+    line_where(in, where, sizeof where);
     return reject(in, where);
 }
 
 static int reject_record(sb_input *in, uint64_t byte)
 {
-    char where[64];
-    snprintf(where, sizeof where, "sample %llu (byte %llu)",
-             (unsigned long long)in->seen, (unsigned long long)byte);
+    char where[NAME_SHOWN + 64];
+    snprintf(where, sizeof where, "%s%ssample %llu (byte %llu)",
+             in->spec.name ? input_name(in).s : "",
+             in->spec.name ? ": " : "", (unsigned long long)in->seen,
+             (unsigned long long)byte);
     return reject(in, where);
 }
 
@@ -267,14 +394,30 @@ static inline uint32_t next_gen(sb_input *in)
     return in->gen;
 }
 
+/* What to add to "card 52 is out of range 0..51" when the value 'v' is
+   the one past the top of a 0-based range (most likely the numbers count
+   from 1), or 0 in a 1-based one (they count from 0). */
+static const char *one_based_hint(const sb_input *in, uint32_t v, size_t lim,
+                                  int deal)
+{
+    if (in->spec.one_based)
+        return v != 0 ? ""
+             : deal ? "; hands from 0? drop --one-based"
+                    : "; numbers from 0? drop --one-based";
+    if (v != lim)
+        return "";
+    return deal ? "; hands from 1? use --one-based"
+                : "; numbers from 1? use --one-based";
+}
+
 /* The value 'v' as written (token [w, e)) is out of 0..lim-1 (shifted by
    one when one-based). */
 static int out_of_range(sb_input *in, const char *what, const unsigned char *w,
-                        const unsigned char *e, size_t lim)
+                        const unsigned char *e, uint32_t v, size_t lim)
 {
     const unsigned ob = in->spec.one_based ? 1u : 0u;
-    return bad(in, "%s %s is out of range %u..%zu", what, token(w, e).s, ob,
-               lim - 1 + ob);
+    return bad(in, "%s %s is out of range %u..%zu%s", what, token(w, e).s, ob,
+               lim - 1 + ob, one_based_hint(in, v, lim, what[0] == 'h'));
 }
 
 /* After a deal's cards are placed: every hand holds n / H cards. */
@@ -289,12 +432,39 @@ static int check_hands(sb_input *in)
     return LINE_OK;
 }
 
+/* A sample of 'found' values where shape.len were expected.  When no
+   sample before it was valid, the size given is the likelier mistake
+   than the sample: say which option would take it. */
 static int wrong_count(sb_input *in, size_t found)
 {
+    char hint[96] = "";
+    if (in->seen == in->invalid && found > 0)
+        snprintf(hint, sizeof hint, "; the sample has %zu values: is --%s "
+                 "%zu meant?", found,
+                 in->shape.kind == SB_KIND_DRAW ? "draw" : "n", found);
     if (in->shape.kind == SB_KIND_DEAL)
         return bad(in, "%zu values expected (the hand of each card), %zu "
-                   "found", in->shape.len, found);
-    return bad(in, "%zu cards expected, %zu found", in->shape.len, found);
+                   "found%s", in->shape.len, found, hint);
+    return bad(in, "%zu cards expected, %zu found%s", in->shape.len, found,
+               hint);
+}
+
+static int read_card_name(const unsigned char *w, const unsigned char *e);
+
+/* What to add to "'AS' is not a card number": the format that reads the
+   token [w, e), when it is a card name, a PBN deal or starts with a
+   byte-order mark. */
+static const char *number_hint(const unsigned char *w, const unsigned char *e)
+{
+    const size_t len = (size_t)(e - w);
+    if (len >= 3 && w[0] == 0xEFu && w[1] == 0xBBu && w[2] == 0xBFu)
+        return "; the input starts with a UTF-8 byte-order mark: save it "
+               "without one";
+    if (read_card_name(w, e) >= 0)
+        return "; card names? use --format cards";
+    if (len > 2 && w[1] == ':' && w[0] && strchr("NESWnesw", w[0]))
+        return "; a PBN deal? use --format pbn";
+    return "";
 }
 
 /* A text line of numbers: the cards of a permutation or a draw, or the
@@ -338,8 +508,8 @@ static int parse_numbers(sb_input *in, const unsigned char *p,
         if (p == w || (p < end && !ends_word[*p])) {
             while (p < end && !ends_word[*p])
                 p++;
-            return bad(in, "'%s' is not a %s number", token(w, p).s,
-                       deal ? "hand" : "card");
+            return bad(in, "'%s' is not a %s number%s", token(w, p).s,
+                       deal ? "hand" : "card", number_hint(w, p));
         }
         comma = 0;
         if (i < len) {
@@ -347,7 +517,8 @@ static int parse_numbers(sb_input *in, const unsigned char *p,
                to the top of the range. */
             const uint32_t x = v - ob;
             if (x >= lim)
-                return out_of_range(in, deal ? "hand" : "card", w, p, lim);
+                return out_of_range(in, deal ? "hand" : "card", w, p, v,
+                                    lim);
             if (deal) {
                 count[x]++;
             } else {
@@ -423,25 +594,29 @@ static int read_card(sb_input *in, const unsigned char *w,
             return bad(in, "'%s' is a number; the cards format reads card "
                        "names such as AS or 10D", token(w, e).s);
         if (c < 0)
-            return bad(in, "unknown card name '%s'", token(w, e).s);
-        if ((size_t)c >= n) {
-            char top[4];
-            card_name(top, (unsigned)(n - 1));
-            return bad(in, "card %s is out of range 2C..%s", token(w, e).s,
-                       top);
+            return bad(in, "unknown card name '%s'%s", token(w, e).s,
+                       number_hint(w, e));
+        const unsigned x = in->number[c];
+        if (x >= n) {
+            char first[4], top[4];
+            card_name(first, in->card_of[0]);
+            card_name(top, in->card_of[n - 1]);
+            return bad(in, "card %s is out of range %s..%s", token(w, e).s,
+                       first, top);
         }
-        *card = (uint32_t)c;
+        *card = x;
         return LINE_OK;
     }
     uint32_t v = 0;
     for (const unsigned char *p = w; p < e; p++) {
         if ((unsigned)(*p - '0') >= 10u)
-            return bad(in, "'%s' is not a card number", token(w, e).s);
+            return bad(in, "'%s' is not a card number%s", token(w, e).s,
+                       number_hint(w, e));
         v = v < SATURATE ? v * 10u + (uint32_t)(*p - '0') : UINT32_MAX;
     }
     const uint32_t x = v - (in->spec.one_based ? 1u : 0u);
     if (x >= n)
-        return out_of_range(in, "card", w, e, n);
+        return out_of_range(in, "card", w, e, v, n);
     *card = x;
     return LINE_OK;
 }
@@ -525,11 +700,185 @@ static int parse_words(sb_input *in, const unsigned char *p,
     return check_hands(in);
 }
 
+/* ---- PBN ---------------------------------------------------------------- */
+
+static const char seat_letter[4] = { 'N', 'E', 'S', 'W' };
+
+/* The seat of a letter N, E, S, W (either case), or -1. */
+static int seat_of(unsigned c)
+{
+    switch (c | 0x20u) {
+    case 'n': return 0;
+    case 'e': return 1;
+    case 's': return 2;
+    case 'w': return 3;
+    default: return -1;
+    }
+}
+
+/* The rank (0 = two .. 12 = ace) of a PBN rank letter, or -1. */
+static int pbn_rank(unsigned c)
+{
+    const unsigned r = rank_code[c];
+    return r ? (int)r - 1 : -1;
+}
+
+static int is_blank(unsigned c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* A PBN deal "F:h h h h" in [p, e) into 'out' (the card -> seat map, in
+   the reader's card order).  A hand '-' is unknown: the only one may be,
+   and gets the cards the others leave. */
+static int pbn_deal(sb_input *in, const unsigned char *p,
+                    const unsigned char *e, sb_card *out)
+{
+    uint32_t *const stamp = in->stamp, *const count = in->count;
+    const uint32_t gen = next_gen(in);
+    memset(count, 0, 4 * sizeof *count);
+    const int first = p < e ? seat_of(*p) : -1;
+    if (first < 0 || e - p < 2 || p[1] != ':') {
+        const unsigned char *w = p;
+        while (w < e && !is_blank(*w))
+            w++;
+        return bad(in, "'%s' is not a PBN deal: it starts with the first "
+                   "seat and a colon, such as N:", token(p, w).s);
+    }
+    p += 2;
+    int unknown = -1;
+    unsigned h = 0;
+    for (;; h++) {
+        while (p < e && is_blank(*p))
+            p++;
+        if (p == e)
+            break;
+        if (h == 4)
+            return bad(in, "more than 4 hands in the deal");
+        const int seat = (first + (int)h) % 4;
+        const unsigned char *w = p;
+        while (p < e && !is_blank(*p))
+            p++;
+        if (p - w == 1 && *w == '-') {
+            if (unknown >= 0)
+                return bad(in, "the hands of %c and %c are both unknown "
+                           "('-'): the deal cannot be completed",
+                           seat_letter[unknown], seat_letter[seat]);
+            unknown = seat;
+            continue;
+        }
+        unsigned suit = 3;                  /* spades first, in cards.h's */
+        for (const unsigned char *q = w; q < p; q++) {
+            if (*q == '.') {
+                if (suit == 0)
+                    return bad(in, "the hand of %c '%s' has more than 4 "
+                               "suits", seat_letter[seat], token(w, p).s);
+                suit--;
+                continue;
+            }
+            int rank = pbn_rank(*q);
+            if (*q == '1' && q + 1 < p && q[1] == '0') {
+                rank = SB_RANK_TEN;
+                q++;
+            }
+            if (rank < 0)
+                return bad(in, "'%s' in the hand of %c '%s' is not a rank "
+                           "(AKQJT98765432)", token(q, q + 1).s,
+                           seat_letter[seat], token(w, p).s);
+            const unsigned c = suit * SB_CARD_RANKS + (unsigned)rank;
+            const unsigned x = in->number[c];
+            if (stamp[x] == gen) {
+                char name[4];
+                card_name(name, c);
+                return bad(in, "card %s appears twice", name);
+            }
+            stamp[x] = gen;
+            out[x] = (sb_card)seat;
+            count[seat]++;
+        }
+        if (suit != 0)
+            return bad(in, "the hand of %c '%s' has %u suits, 4 expected "
+                       "(spades.hearts.diamonds.clubs)", seat_letter[seat],
+                       token(w, p).s, 4 - suit);
+    }
+    if (h != 4)
+        return bad(in, "4 hands expected, %u found", h);
+    if (unknown >= 0)
+        for (unsigned x = 0; x < 52; x++)
+            if (stamp[x] != gen) {
+                out[x] = (sb_card)unknown;
+                count[unknown]++;
+            }
+    for (unsigned s = 0; s < 4; s++)
+        if (count[s] != 13)
+            return bad(in, "the hand of %c holds %u cards, 13 expected",
+                       seat_letter[s], count[s]);
+    return LINE_OK;
+}
+
+/* One line of PBN: a deal, a [Deal "..."] tag, or something skipped
+   (LINE_BLANK): another tag, once a tag was read any line that is not
+   one, '%' lines, ';' comments, {commentary} over any lines. */
+static int parse_pbn(sb_input *in, const unsigned char *p, size_t n,
+                     sb_card *out)
+{
+    const unsigned char *end = p + n;
+    for (;;) {
+        if (in->pbn_brace) {
+            const unsigned char *close = memchr(p, '}', (size_t)(end - p));
+            if (!close)
+                return LINE_BLANK;
+            in->pbn_brace = 0;
+            p = close + 1;
+        }
+        while (p < end && is_blank(*p))
+            p++;
+        if (p == end || *p == '%' || *p == ';')
+            return LINE_BLANK;
+        if (*p != '{')
+            break;
+        in->pbn_brace = 1;
+        p++;
+    }
+    if (*p == '[') {
+        in->pbn_tags = 1;
+        const unsigned char *q = p + 1;
+        while (q < end && is_blank(*q))
+            q++;
+        if (end - q < 4 || memcmp(q, "Deal", 4) != 0
+            || (q + 4 < end && !is_blank(q[4]) && q[4] != '"'))
+            return LINE_BLANK;
+        q += 4;
+        while (q < end && is_blank(*q))
+            q++;
+        const unsigned char *v = q < end && *q == '"' ? q + 1 : NULL;
+        const unsigned char *ve = v ? memchr(v, '"', (size_t)(end - v))
+                                    : NULL;
+        const unsigned char *r = ve ? ve + 1 : end;
+        while (r < end && is_blank(*r))
+            r++;
+        if (!ve || r == end || *r != ']')
+            return bad(in, "a Deal tag is written [Deal \"N:...\"]: '%s'",
+                       token(p, end).s);
+        return pbn_deal(in, v, ve, out);
+    }
+    if (in->pbn_tags)
+        return LINE_BLANK;
+    const unsigned char *semi = memchr(p, ';', (size_t)(end - p));
+    if (semi)
+        end = semi;
+    while (end > p && is_blank(end[-1]))
+        end--;
+    return pbn_deal(in, p, end, out);
+}
+
 /* One text line (CR and LF cut off) into 'out'. */
 static int parse_line(sb_input *in, const unsigned char *p, size_t n,
                       sb_card *out)
 {
     const unsigned char *end = p + n;
+    if (in->spec.format == SB_FORMAT_PBN)
+        return parse_pbn(in, p, n, out);
     if (in->spec.format == SB_FORMAT_CARDS)
         return parse_words(in, p, end, out, in->shape.kind == SB_KIND_DEAL);
     if (in->shape.kind == SB_KIND_DEAL) {
@@ -594,8 +943,9 @@ static int parse_record(sb_input *in, const unsigned char *r, sb_card *out,
         const uint32_t x = v - ob;
         if (x >= lim) {
             *at += wide ? 2 * i : i;
-            return bad(in, "%s %u is out of range %u..%u",
-                       deal ? "hand" : "card", v, ob, lim - 1 + ob);
+            return bad(in, "%s %u is out of range %u..%u%s",
+                       deal ? "hand" : "card", v, ob, lim - 1 + ob,
+                       one_based_hint(in, v, lim, deal));
         }
         if (deal) {
             count[x]++;
@@ -615,8 +965,12 @@ static int parse_record(sb_input *in, const unsigned char *r, sb_card *out,
 
 static int io_error(sb_input *in, int e)
 {
-    snprintf(in->error, sizeof in->error, "cannot read the input: %s",
-             strerror(e));
+    if (in->spec.name)
+        snprintf(in->error, sizeof in->error, "cannot read '%s': %s",
+                 input_name(in).s, strerror(e));
+    else
+        snprintf(in->error, sizeof in->error, "cannot read the input: %s",
+                 strerror(e));
     in->status = SB_EIO;
     return FAILED;
 }
@@ -717,6 +1071,71 @@ static int next_line(sb_input *in, const unsigned char **line, size_t *len)
 
 /* ---- opening ------------------------------------------------------------ */
 
+static char lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+int sb_card_order_parse(const char *order, unsigned char number[52],
+                        char *err, size_t len)
+{
+    static const char suits[] = "cdhs", ranks[] = "23456789tjqka";
+    const char *colon = strchr(order, ':');
+    if (!colon) {
+        snprintf(err, len, "'%.40s' is not SUITS:RANKS, such as "
+                 "shdc:akqjt98765432", order);
+        return SB_EINVAL;
+    }
+    int suit_at[4] = { -1, -1, -1, -1 }, rank_at[13];
+    for (unsigned r = 0; r < 13; r++)
+        rank_at[r] = -1;
+    const size_t n_suits = (size_t)(colon - order);
+    const size_t n_ranks = strlen(colon + 1);
+    for (size_t i = 0; i < n_suits; i++) {
+        const char c = lower(order[i]);
+        const char *at = c ? strchr(suits, c) : NULL;
+        if (!at) {
+            snprintf(err, len, "'%c' is not a suit: c, d, h, s",
+                     (unsigned char)order[i] >= 0x20u
+                     && (unsigned char)order[i] < 0x7Fu ? order[i] : '?');
+            return SB_EINVAL;
+        }
+        if (suit_at[at - suits] >= 0) {
+            snprintf(err, len, "suit '%c' appears twice", *at);
+            return SB_EINVAL;
+        }
+        suit_at[at - suits] = (int)i;
+    }
+    for (size_t i = 0; i < n_ranks; i++) {
+        const char c = lower(colon[1 + i]);
+        const char *at = c ? strchr(ranks, c) : NULL;
+        if (!at) {
+            snprintf(err, len, "'%c' is not a rank: 2-9, t, j, q, k, a",
+                     (unsigned char)colon[1 + i] >= 0x20u
+                     && (unsigned char)colon[1 + i] < 0x7Fu ? colon[1 + i]
+                                                            : '?');
+            return SB_EINVAL;
+        }
+        if (rank_at[at - ranks] >= 0) {
+            snprintf(err, len, "rank '%c' appears twice", *at);
+            return SB_EINVAL;
+        }
+        rank_at[at - ranks] = (int)i;
+    }
+    if (n_suits != 4 || n_ranks != 13) {
+        snprintf(err, len, "%s: every one of the %s exactly once",
+                 n_suits != 4 ? "4 suits expected" : "13 ranks expected",
+                 n_suits != 4 ? "suits c, d, h, s"
+                              : "ranks 2-9, t, j, q, k, a");
+        return SB_EINVAL;
+    }
+    for (unsigned su = 0; su < 4; su++)
+        for (unsigned r = 0; r < 13; r++)
+            number[su * SB_CARD_RANKS + r] =
+                (unsigned char)(suit_at[su] * 13 + rank_at[r]);
+    return SB_OK;
+}
+
 /* Check the spec and settle the shape; SB_OK or SB_EINVAL with a reason. */
 static int settle(const sb_input_spec *spec, sb_shape *shape, char *err,
                   size_t len)
@@ -724,7 +1143,7 @@ static int settle(const sb_input_spec *spec, sb_shape *shape, char *err,
     *shape = spec->shape;
     const size_t n = shape->n;
     const unsigned ob = spec->one_based ? 1u : 0u;
-    if ((unsigned)spec->format > SB_FORMAT_U16) {
+    if ((unsigned)spec->format >= N_FORMATS) {
         snprintf(err, len, "unknown input format %d", (int)spec->format);
         return SB_EINVAL;
     }
@@ -738,6 +1157,36 @@ static int settle(const sb_input_spec *spec, sb_shape *shape, char *err,
         snprintf(err, len, "a deck of %zu cards cannot be read: 1 to 65536 "
                  "cards", n);
         return SB_EINVAL;
+    }
+    if (spec->format == SB_FORMAT_PBN) {
+        if (shape->kind != SB_KIND_DEAL || n != 52 || shape->hands != 4) {
+            snprintf(err, len, "the pbn format reads bridge deals, 52 cards "
+                     "into 4 hands; not a %s of %zu cards%s",
+                     sb_kind_str(shape->kind), n,
+                     shape->kind == SB_KIND_DEAL && shape->hands != 4
+                     ? " into other than 4 hands" : "");
+            return SB_EINVAL;
+        }
+        if (ob) {
+            snprintf(err, len, "the pbn format reads card names: "
+                     "one-based numbering does not apply");
+            return SB_EINVAL;
+        }
+    }
+    if (spec->card_order) {
+        if (spec->format != SB_FORMAT_CARDS
+            && spec->format != SB_FORMAT_PBN) {
+            snprintf(err, len, "a card order numbers card names: it goes "
+                     "with the cards and pbn formats, not %s", fmt);
+            return SB_EINVAL;
+        }
+        unsigned char number[52];
+        char why[160];
+        if (sb_card_order_parse(spec->card_order, number, why, sizeof why)
+            != SB_OK) {
+            snprintf(err, len, "card order: %s", why);
+            return SB_EINVAL;
+        }
     }
     if (spec->format == SB_FORMAT_CARDS) {
         if (n > 52) {
@@ -766,7 +1215,7 @@ static int settle(const sb_input_spec *spec, sb_shape *shape, char *err,
                      shape->len, n);
             return SB_EINVAL;
         }
-        if (shape->len == 0 && spec->format >= SB_FORMAT_U8) {
+        if (shape->len == 0 && binary(spec->format)) {
             snprintf(err, len, "the %s format needs the number of cards "
                      "drawn", fmt);
             return SB_EINVAL;
@@ -784,7 +1233,7 @@ static int settle(const sb_input_spec *spec, sb_shape *shape, char *err,
     const size_t top = (shape->kind == SB_KIND_DEAL ? shape->hands : n) - 1
                        + ob;
     const size_t fits = spec->format == SB_FORMAT_U8 ? 255 : 65535;
-    if (spec->format >= SB_FORMAT_U8 && top > fits) {
+    if (binary(spec->format) && top > fits) {
         snprintf(err, len, "the %s format holds values 0..%zu, and this "
                  "%s needs %zu%s", fmt, fits, sb_kind_str(shape->kind), top,
                  spec->format == SB_FORMAT_U8 ? "; use u16" : "");
@@ -807,6 +1256,12 @@ static int open_common(sb_input **out, const sb_input_spec *spec, char *err,
     in->spec = *spec;
     in->shape = shape;
     in->fd = -1;
+    for (unsigned c = 0; c < 52; c++)
+        in->number[c] = (unsigned char)c;
+    if (spec->card_order)
+        sb_card_order_parse(spec->card_order, in->number, err, len);
+    for (unsigned c = 0; c < 52; c++)
+        in->card_of[in->number[c]] = (unsigned char)c;
     in->stamp = calloc(shape.n, sizeof *in->stamp);
     in->count = calloc(shape.hands + 1u, sizeof *in->count);
     if (!in->stamp || !in->count)
@@ -911,8 +1366,11 @@ int sb_input_shape(sb_input *in, sb_shape *out)
             in->last_ptr = line;
             in->last_len = n;
             keep_last_line(in);
-            snprintf(in->error, sizeof in->error, "line %llu (sample 1): %s",
-                     (unsigned long long)in->line, in->why);
+            char where[NAME_SHOWN + 64];
+            line_where(in, where, sizeof where);
+            if (snprintf(in->error, sizeof in->error, "%s: %s", where,
+                         in->why) >= (int)sizeof in->error)
+                memcpy(in->error + sizeof in->error - 4, "...", 4);
             in->status = SB_EINVAL;
             return SB_EINVAL;
         }
@@ -1011,7 +1469,7 @@ int sb_input_read(sb_input *in, sb_card *out, size_t want, size_t *got)
     if (in->eof)
         return SB_OK;
     int rc;
-    if (in->spec.format >= SB_FORMAT_U8) {
+    if (binary(in->spec.format)) {
         rc = read_binary(in, out, want, got);
     } else {
         rc = read_text(in, out, want, got);

@@ -22,6 +22,21 @@
  *          messages say "sample S (byte B)"); values 0-based (1-based with
  *          'one_based').
  *   u16    the same with little-endian 16-bit values.
+ *   pbn    bridge deals in Portable Bridge Notation (kind DEAL, n 52, 4
+ *          hands only): "F:hand hand hand hand", F the first seat (N, E,
+ *          S, W), the hands clockwise from it, each "spades.hearts.
+ *          diamonds.clubs" with ranks AKQJT98765432 (or 10), a void
+ *          empty; one deal per line, or in [Deal "..."] tag lines.  A
+ *          hand written '-' (unknown) is given the 13 cards the other
+ *          three leave, when it is the only one.  Seats map to hands
+ *          N = 0, E = 1, S = 2, W = 3, whatever the first seat.  Once a
+ *          tag line was read, only Deal tags hold deals: other tags, the
+ *          lines of sections after them (auction, play), '%' lines, ';'
+ *          comments and {commentary} are skipped.
+ * In cards and pbn, a card order ('card_order', "SUITS:RANKS" such as
+ * "shdc:akqjt98765432") declares the numbering: card = the suit's index
+ * in SUITS * 13 + the rank's index in RANKS.  Without one it is that of
+ * stats/cards.h, "cdhs:23456789tjqka".
  * In the text formats, blank lines are skipped, '#' starts a comment that
  * runs to the end of the line, and a carriage return before the line feed
  * is ignored.
@@ -49,10 +64,11 @@ typedef enum sb_format {
     SB_FORMAT_TEXT = 0,
     SB_FORMAT_CARDS,
     SB_FORMAT_U8,
-    SB_FORMAT_U16
+    SB_FORMAT_U16,
+    SB_FORMAT_PBN
 } sb_format;
 
-/* "text", "cards", "u8", "u16". */
+/* "text", "cards", "u8", "u16", "pbn". */
 const char *sb_format_str(sb_format f);
 /* The format called 'name': SB_OK, or SB_ENOTFOUND. */
 int sb_format_find(const char *name, sb_format *out);
@@ -77,7 +93,19 @@ typedef struct sb_input_spec {
     /* Set from a signal handler to end a blocked read early; may be NULL.
        The reader waits for data at most about 0.2 s between looks. */
     volatile sig_atomic_t *stop;
+    /* The input's name for messages ("decks.txt:7 (sample 5): ..."), or
+       NULL ("line 7 (sample 5): ..."). */
+    const char *name;
+    /* "SUITS:RANKS" for the cards and pbn formats, or NULL. */
+    const char *card_order;
 } sb_input_spec;
+
+/* Parse a card order "SUITS:RANKS": SUITS the four letters c, d, h, s
+   and RANKS the thirteen 2-9, t, j, q, k, a, each exactly once, in
+   either case.  Sets number[c] for every card c of stats/cards.h to its
+   number in that order.  SB_OK, or SB_EINVAL with the reason in 'err'. */
+int sb_card_order_parse(const char *order, unsigned char number[52],
+                        char *err, size_t len);
 
 typedef struct sb_input sb_input;
 
@@ -90,8 +118,10 @@ int sb_input_check(const sb_input_spec *spec, char *err, size_t len);
    over 'size' bytes at 'data' (not copied: they must outlive the reader;
    used by tests and the fuzzer).  Returns SB_OK; SB_EINVAL with a reason
    in 'err' when the spec cannot be read (n above 52 in 'cards', above 256
-   in 'u8', hands not dividing n, 'one_based' with 'cards', len 0 with a
-   binary format); SB_ENOMEM. */
+   in 'u8', hands not dividing n, 'one_based' with 'cards' or 'pbn', len 0
+   with a binary format, 'pbn' for anything but a deal of 52 cards into 4
+   hands, a card order that is bad or given with a format of numbers);
+   SB_ENOMEM. */
 int sb_input_open_fd(sb_input **in, const sb_input_spec *spec, int fd,
                      char *err, size_t len);
 int sb_input_open_mem(sb_input **in, const sb_input_spec *spec,
@@ -122,8 +152,11 @@ int sb_input_read(sb_input *in, sb_card *out, size_t want, size_t *got);
 /* 1 once the input has ended and every sample in it was returned. */
 int sb_input_eof(const sb_input *in);
 
-/* What ended the reading ("line 7 (sample 5): card 12 appears twice"),
-   "" when nothing did. */
+/* What ended the reading ("line 7 (sample 5): card 12 appears twice",
+   "decks.txt:7 (sample 5): ..." with a name; a read error: "cannot read
+   'decks.txt': Is a directory"), "" when nothing did.  Text quoted from
+   the input is escaped: control bytes, invalid UTF-8 and a byte-order
+   mark as \xNN. */
 const char *sb_input_error(const sb_input *in);
 
 /* Samples seen so far, valid and bad (the number S of the last one). */
@@ -135,8 +168,8 @@ uint64_t sb_input_invalid(const sb_input *in);
 const char *sb_input_invalid_msg(const sb_input *in, size_t i);
 
 /* The last sample line read (text formats; at most 120 characters, cut
-   with "..."), "" before any: reported when a program's output goes
-   wrong. */
+   with "...", escaped as messages are), "" before any: reported when a
+   program's output goes wrong. */
 const char *sb_input_last_line(const sb_input *in);
 
 #endif /* SB_SRC_INPUT_H */

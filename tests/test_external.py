@@ -158,17 +158,18 @@ class RecordedDecks(Temp):
     def test_bad_samples_are_located(self):
         good = "0 1 2 3\n3 2 1 0\n"
         cases = [
-            ("0 1 2\n", "line 4 (sample 3)", "4 cards expected, 3 found"),
-            ("0 1 2 4\n", "line 4 (sample 3)", "out of range"),
-            ("0 1 1 3\n", "line 4 (sample 3)", "twice"),
-            ("0 1 x 3\n", "line 4 (sample 3)", "'x'"),
-            ("0 1 99999999999999999999 3\n", "line 4 (sample 3)",
-             "out of range"),
+            ("0 1 2\n", "4 cards expected, 3 found"),
+            ("0 1 2 4\n", "out of range"),
+            ("0 1 1 3\n", "twice"),
+            ("0 1 x 3\n", "'x'"),
+            ("0 1 99999999999999999999 3\n", "out of range"),
         ]
-        for bad, where, what in cases:
+        for bad, what in cases:
             with self.subTest(bad=bad):
                 path = self.write("bad.txt", "# header\n" + good + bad
                                   + good)
+                # The file and its line, as an editor or grep names them.
+                where = path + ":4 (sample 3)"
                 code, rep, err = run_json(["test", "--input", path, "--n",
                                            "4", "--tests", "position"])
                 self.assertEqual(code, 2)
@@ -192,8 +193,8 @@ class RecordedDecks(Temp):
         self.assertEqual(rep["input"]["invalid_skipped"], 3)
         listed = rep["input"]["invalid"]
         self.assertEqual(len(listed), 3)
-        self.assertIn("line 11 (sample 11)", listed[0])
-        self.assertIn("line 31 (sample 31)", listed[2])
+        self.assertIn(path + ":11 (sample 11)", listed[0])
+        self.assertIn(path + ":31 (sample 31)", listed[2])
         kept = [d for i, d in enumerate(decks) if i not in (10, 20, 30)]
         self.assertAlmostEqual(test_of(rep, "position")["statistic"],
                                position_x2(kept, 4), places=6)
@@ -201,7 +202,7 @@ class RecordedDecks(Temp):
         code, out, _ = run(["test", "--input", path, "--n", "4",
                             "--skip-invalid", "--tests", "position"])
         self.assertIn("skipped    3 bad samples", out)
-        self.assertIn("line 21 (sample 21)", out)
+        self.assertIn(path + ":21 (sample 21)", out)
 
     def test_card_names(self):
         decks = fair_decks(52, 300, seed=15)
@@ -219,7 +220,7 @@ class RecordedDecks(Temp):
         path = self.write("bad.txt", "AS " * 51 + "ZZ\n")
         code, _, err = run(["test", "--input", path, "--format", "cards"])
         self.assertEqual(code, 2)
-        self.assertIn("line 1 (sample 1)", err)
+        self.assertIn(path + ":1 (sample 1)", err)
 
     def test_binary_formats(self):
         decks = fair_decks(10, 2000, seed=16)
@@ -310,6 +311,148 @@ class RecordedDecks(Temp):
         self.assertEqual(code, 2)
         self.assertIn("more samples were bad (5) than good (1)", err)
 
+    def test_messages_name_escape_and_suggest(self):
+        # Each message: exit 2, one line naming the file (or <stdin>) and
+        # what to do, with what it quotes escaped.
+        perm = "0 1 2 3\n"
+        bom = self.write("bom.txt", b"\xef\xbb\xbf" + perm.encode())
+        cases = [
+            (["--input", "-"], perm + "0 1 1 3\n",
+             "--input: <stdin>:2 (sample 2): card 1 appears twice"),
+            (["--input", self.dir], "",
+             f"--input: cannot read '{self.dir}': Is a directory"),
+            (["--input", bom], "",
+             "'\\xEF\\xBB\\xBF0' is not a card number; the input starts "
+             "with a UTF-8 byte-order mark"),
+            (["--input", "-"], "0 1 \x01 3\n",
+             "'\\x01' is not a card number"),
+            (["--input", "-"], "0 1 \u2660 3\n",
+             "'\u2660' is not a card number"),
+            (["--input", "-"], "1 2 3 4\n",
+             "card 4 is out of range 0..3; numbers from 1? use "
+             "--one-based"),
+            (["--input", "-", "--one-based"], "0 1 2 3\n",
+             "card 0 is out of range 1..4; numbers from 0? drop "
+             "--one-based"),
+            (["--input", "-"], "AS 2C 3H 10d\n",
+             "'AS' is not a card number; card names? use --format cards"),
+            (["--input", "-"], "0 1 2\n",
+             "4 cards expected, 3 found; the sample has 3 values: is --n 3 "
+             "meant?"),
+            (["--input", "-", "--kind", "deal", "--hands", "2"],
+             "1 1 2 2\n", "hand 2 is out of range 0..1; hands from 1? use "
+             "--one-based"),
+        ]
+        for args, stdin, what in cases:
+            with self.subTest(args=args, stdin=stdin):
+                code, out, err = run(["test", "--n", "4"] + args,
+                                     stdin=stdin.encode())
+                self.assertEqual(code, 2)
+                self.assertIn(what, err)
+                self.assertEqual(err.count("\n"), 1)
+
+    def test_card_order_numbers_card_names(self):
+        # A program that numbers a new deck spades first, ace high (AS is
+        # its card 0) writes card names; with --card-order the statistics
+        # see its own numbering: every statistic is that of its numbers
+        # written as text.
+        order = [r + s for s in "SHDC" for r in "AKQJT98765432"]
+        decks = fair_decks(52, 400, seed=19)
+        path = self.write("bridge.txt", "".join(
+            " ".join(order[c] for c in d) + "\n" for d in decks))
+        numbers = self.write("numbers.txt", "".join(
+            " ".join(map(str, d)) + "\n" for d in decks))
+        tests = "rising,inversions,successions,fixed-points"
+        _, want, _ = run_json(["test", "--input", numbers, "--tests", tests])
+        want = [t["statistic"] for t in want["tests"]]
+        code, rep, _ = run_json(["test", "--input", path, "--format",
+                                 "cards", "--card-order",
+                                 "shdc:akqjt98765432", "--tests", tests])
+        self.assertEqual(code, 0)
+        self.assertEqual([t["statistic"] for t in rep["tests"]], want)
+        # Without it the same names are other numbers (AS is 51), and the
+        # order-sensitive statistics differ: the order was applied.
+        code, rep, _ = run_json(["test", "--input", path, "--format",
+                                 "cards", "--tests", tests])
+        self.assertEqual(code, 0)
+        self.assertNotEqual([t["statistic"] for t in rep["tests"]], want)
+
+    def test_pbn_from_a_dealer(self):
+        # A dealing program's PBN file, as bridge software writes one:
+        # a header, tags per board, the dealer rotating, an auction section
+        # and commentary in some boards.  The same deals written as hand
+        # numbers (N 0, E 1, S 2, W 3) give the same statistics.
+        rng = random.Random(20)
+        seats = "NESW"
+        lines = ["% PBN 2.1", "% EXPORT", "%Creator: a dealer", ""]
+        by_card = []
+        for board in range(1, 2001):
+            d = list(range(52))
+            rng.shuffle(d)
+            hand = [0] * 52
+            for pos, card in enumerate(d):
+                hand[card] = pos // 13
+            by_card.append(" ".join(map(str, hand)))
+            first = (board - 1) % 4
+
+            def pbn_hand(seat):
+                suits = []
+                for suit in (3, 2, 1, 0):
+                    suits.append("".join(
+                        "23456789TJQKA"[r] for r in range(12, -1, -1)
+                        if hand[suit * 13 + r] == seat))
+                return ".".join(suits)
+            deal = seats[first] + ":" + " ".join(
+                pbn_hand((first + i) % 4) for i in range(4))
+            lines += [f'[Event "Simulation"]', f'[Site "Club"]',
+                      f'[Board "{board}"]', f'[Dealer "{seats[first]}"]',
+                      '[Vulnerable "None"]', f'[Deal "{deal}"]']
+            if board % 50 == 0:
+                lines += ['[Auction "N"]', "1NT Pass 3NT AP",
+                          "{ a board to look at again }"]
+            lines.append("")
+        pbn = self.write("deals.pbn", "\r\n".join(lines) + "\r\n")
+        hands = self.write("deals.txt", "\n".join(by_card) + "\n")
+        code_p, rep_p, _ = run_json(["test", "--input", pbn, "--format",
+                                     "pbn"])
+        code_h, rep_h, _ = run_json(["test", "--input", hands, "--kind",
+                                     "deal"])
+        self.assertEqual(code_p, 0)
+        self.assertEqual(rep_p["samples"], 2000)
+        self.assertEqual(rep_p["kind"], "deal")
+        self.assertEqual([t["statistic"] for t in rep_p["tests"]],
+                         [t["statistic"] for t in rep_h["tests"]])
+        # A dealing program run by --exec, told the format: its PBN read
+        # the same way.
+        prog = self.write("dealer.py", (
+            "import os, random\n"
+            "assert os.environ['SHUFFLEBIAS_FORMAT'] == 'pbn'\n"
+            "assert os.environ['SHUFFLEBIAS_KIND'] == 'deal'\n"
+            "rng = random.Random(int(os.environ['SHUFFLEBIAS_SEED']))\n"
+            "cards = [s + r for s in 'SHDC' for r in 'AKQJT98765432']\n"
+            "for board in range(int(os.environ['SHUFFLEBIAS_SAMPLES'])):\n"
+            "    rng.shuffle(cards)\n"
+            "    hands = [sorted(cards[13 * h:13 * h + 13],\n"
+            "                    key=lambda c: ('SHDC'.index(c[0]),\n"
+            "                                   'AKQJT98765432'.index(c[1])))\n"
+            "             for h in range(4)]\n"
+            "    pbn = ' '.join('.'.join(''.join(c[1] for c in h if c[0] == s)\n"
+            "                            for s in 'SHDC') for h in hands)\n"
+            "    print(f'[Board \"{board + 1}\"]')\n"
+            "    print(f'[Deal \"W:{pbn}\"]')\n"))
+        code, rep, err = run_json(["test", "--exec", f"python3 {prog}",
+                                   "--format", "pbn", "--samples", "3000",
+                                   "--seed", "7"])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(rep["samples"], 3000)
+        # A fault names the file and line; a deal with a card twice.
+        bad = self.write("bad.pbn", '[Board "1"]\n[Deal "N:AKQJ.AKQ.AKQ.'
+                         'AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.'
+                         '5433"]\n')
+        code, _, err = run(["test", "--input", bad, "--format", "pbn"])
+        self.assertEqual(code, 2)
+        self.assertIn(bad + ":2 (sample 1): card 3C appears twice", err)
+
     def test_usage_errors(self):
         for args, what in [
             (["--input", "/nonexistent/decks"], "cannot read"),
@@ -324,6 +467,15 @@ class RecordedDecks(Temp):
              "needs --draw K"),
             (["--exec", "echo STARTED >&2", "--kind", "deal", "--hands",
               "5"], "hands"),
+            (["--input", "-", "--format", "cards", "--card-order",
+              "shdc:akqjt9876543"], "invalid --card-order "
+             "'shdc:akqjt9876543': 13 ranks expected"),
+            (["--input", "-", "--card-order", "shdc:akqjt98765432"],
+             "goes with the cards and pbn formats"),
+            (["--exec", "echo STARTED >&2", "--format", "pbn", "--kind",
+              "permutation"], "the pbn format reads bridge deals"),
+            (["--input", "-", "--format", "pbn", "--n", "48"],
+             "the pbn format reads bridge deals"),
         ]:
             with self.subTest(args=args):
                 code, out, err = run(["test"] + args, stdin=b"")

@@ -280,7 +280,7 @@ class Verdicts(unittest.TestCase):
                              "--json", "-", codes=(2,))
             rep = json.loads(p.stdout)
             self.assertEqual(rep["verdict"], "error")
-            self.assertIn("line 3 (sample 3)", rep["reason"])
+            self.assertIn("decks.txt:3 (sample 3)", rep["reason"])
             self.assertTrue(rep["partial"])
             # The JSON keeps the whole partial report.
             self.assertEqual(rep["samples"], 2)
@@ -291,7 +291,7 @@ class Verdicts(unittest.TestCase):
             self.assertIn("verdict: ERROR", p.stdout)
             self.assertIn("after 2 good samples", p.stdout)
             self.assertNotIn("p (Holm)", p.stdout)
-            self.assertIn("line 3 (sample 3)", p.stderr)
+            self.assertIn("decks.txt:3 (sample 3)", p.stderr)
             # A seed means nothing to recorded decks.
             p = self.run_cli("test", "--input", decks, "--n", "3",
                              "--seed", "4", codes=(2,))
