@@ -37,11 +37,20 @@
  *
  * The shell may exit while processes it put in the background live on in
  * the group, still holding the write end of the pipe (`sleep 1000 & echo
- * hi`).  They are sent SIGKILL once the shell is reaped whenever the
- * caller stopped reading early or we had to end the shell ourselves: in
- * both cases what is left of the group is ours to clean up.  When the
- * output ended and the shell exited by itself, the rest of the group is
- * left alone (nothing of it holds the pipe any more).
+ * hi`).  End-of-file then never comes, so a reader must not wait for it
+ * alone: sb_child_exited tells it that the shell is gone (waitid with
+ * WNOWAIT, which looks without reaping), and it stops there.  What is
+ * left of the group is ended once the shell is reaped, whenever the caller
+ * stopped reading early or we had to end the shell ourselves: SIGTERM,
+ * up to 1 s for the group to empty (kill(-pid, 0) failing with ESRCH),
+ * then SIGKILL.  The group's number cannot name anything else meanwhile:
+ * a process group ID is not reused while any process is in the group
+ * (POSIX, "process group lifetime"), and once the group is empty kill
+ * fails with ESRCH.  A process of the group that has exited but whose new
+ * parent (init) has not reaped it yet still counts, so the wait may run
+ * its full second; it is bounded either way.  When the output ended and
+ * the shell exited by itself, the rest of the group is left alone
+ * (nothing of it holds the pipe any more).
  *
  * Who ended it ('by_us').  Our SIGTERM or SIGKILL, once sent, is taken as
  * the cause whatever the status says.  Otherwise, when the caller stopped
@@ -292,6 +301,46 @@ static int wait_for(pid_t pid, long long grace_ms, int *status)
     }
 }
 
+/* Whether process group 'pgid' has a member left. */
+static int group_left(pid_t pgid)
+{
+    return kill(-pgid, 0) == 0 || errno == EPERM;
+}
+
+/* End what is left of group 'pgid' once its leader is reaped: SIGTERM, up
+   to GRACE_TERM_MS for the group to empty, then SIGKILL to any process
+   still in it.  Returns at once when the group is empty already. */
+static void end_group(pid_t pgid)
+{
+    if (kill(-pgid, SIGTERM) != 0 && errno == ESRCH)
+        return;
+    long long deadline = now_ms() + GRACE_TERM_MS;
+    long step = STEP_FIRST_MS;
+    while (group_left(pgid)) {
+        long long left = deadline - now_ms();
+        if (left <= 0) {
+            kill(-pgid, SIGKILL);
+            return;
+        }
+        long ms = step < left ? step : (long)left;
+        struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
+        nanosleep(&d, NULL);
+        step += step / 2;
+        if (step > STEP_MAX_MS)
+            step = STEP_MAX_MS;
+    }
+}
+
+int sb_child_exited(sb_child *child)
+{
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_PID, (id_t)child->pid, &info,
+               WEXITED | WNOHANG | WNOWAIT) != 0)
+        return errno == ECHILD;   /* reaped already: gone */
+    return info.si_pid == child->pid;
+}
+
 int sb_child_finish(sb_child *child, int ended, int *status, int *by_us)
 {
     pid_t pid = child->pid;
@@ -308,7 +357,9 @@ int sb_child_finish(sb_child *child, int ended, int *status, int *by_us)
         kill(-pid, SIGTERM);
         r = wait_for(pid, GRACE_TERM_MS, &st);
     }
+    int killed = 0;
     if (r == 0) {
+        killed = 1;
         kill(-pid, SIGKILL);
         pid_t w;
         while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
@@ -316,10 +367,9 @@ int sb_child_finish(sb_child *child, int ended, int *status, int *by_us)
         r = w == pid ? 1 : -1;
     }
     /* The leader is gone; what is left of its group is ended too when it
-       is ours to clean up (see the essay above).  ESRCH when nothing is
-       left. */
-    if (terminated || !ended)
-        kill(-pid, SIGKILL);
+       is ours to clean up (see the essay above). */
+    if ((terminated || !ended) && !killed)
+        end_group(pid);
     if (r < 0)
         return SB_EIO;
 
@@ -332,15 +382,48 @@ int sb_child_finish(sb_child *child, int ended, int *status, int *by_us)
     return SB_OK;
 }
 
+/* The name of signal 'sig' as written in C ("SIGSEGV"), NULL for one
+   without a standard name.  Written out rather than taken from the C
+   library: sigabbrev_np is recent and glibc's only. */
+static const char *signal_name(int sig)
+{
+    static const struct { int sig; const char *name; } names[] = {
+        { SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" }, { SIGQUIT, "SIGQUIT" },
+        { SIGILL, "SIGILL" }, { SIGTRAP, "SIGTRAP" },
+        { SIGABRT, "SIGABRT" }, { SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" },
+        { SIGKILL, "SIGKILL" }, { SIGUSR1, "SIGUSR1" },
+        { SIGSEGV, "SIGSEGV" }, { SIGUSR2, "SIGUSR2" },
+        { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
+        { SIGTERM, "SIGTERM" }, { SIGXCPU, "SIGXCPU" },
+        { SIGXFSZ, "SIGXFSZ" }, { SIGSYS, "SIGSYS" },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig)
+            return names[i].name;
+    return NULL;
+}
+
 void sb_child_describe(int status, char *buf, size_t len)
 {
     if (buf == NULL || len == 0)
         return;
     if (WIFEXITED(status)) {
-        snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+        const int code = WEXITSTATUS(status);
+        /* 128 + N: how sh reports a command that signal N killed.  The
+           program may have exited with that number itself, so the status
+           stays what it is and the reading is given beside it. */
+        const char *name = code > 128 ? signal_name(code - 128) : NULL;
+        if (name != NULL)
+            snprintf(buf, len, "exited with status %d (a shell's report of "
+                     "a command killed by signal %d, %s)", code, code - 128,
+                     name);
+        else
+            snprintf(buf, len, "exited with status %d", code);
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        const char *name = strsignal(sig);
+        const char *name = signal_name(sig);
+        if (name == NULL)
+            name = strsignal(sig);
         snprintf(buf, len, "killed by signal %d (%s)", sig,
                  name != NULL ? name : "unknown signal");
     } else if (WIFSTOPPED(status)) {
