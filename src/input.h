@@ -77,7 +77,18 @@ typedef struct sb_input_spec {
     /* Set from a signal handler to end a blocked read early; may be NULL.
        The reader waits for data at most about 0.2 s between looks. */
     volatile sig_atomic_t *stop;
+    /* May be NULL.  Called each time the reader has waited about 0.2 s on
+       the file descriptor without a byte, with the bytes read so far (a
+       change since the last call means some came between), so that the
+       caller can give up on a source that would never end: it answers
+       SB_INPUT_WAIT to wait on, SB_INPUT_END to take the input as ended
+       there (as at end-of-file), SB_INPUT_STOP to stop as 'stop' does. */
+    int (*waiting)(void *ctx, uint64_t bytes_read);
+    void *waiting_ctx;
 } sb_input_spec;
+
+/* The answers of sb_input_spec.waiting. */
+enum { SB_INPUT_WAIT = 0, SB_INPUT_END = 1, SB_INPUT_STOP = 2 };
 
 typedef struct sb_input sb_input;
 
