@@ -8,7 +8,9 @@
  *   SHUFFLEBIAS_N        deck size
  *   SHUFFLEBIAS_SAMPLES  samples wanted (it may write more: the pipe is
  *                        closed once enough are counted)
- *   SHUFFLEBIAS_SEED     a seed it may use, so that a run can be repeated
+ *   SHUFFLEBIAS_SEED     a seed it may use, so that a run can be repeated:
+ *                        0 to 2^63 - 1 (--seed as given; fresh and derived
+ *                        seeds are below 2^53)
  *   SHUFFLEBIAS_KIND     permutation, draw or deal
  *   SHUFFLEBIAS_FORMAT   text, cards, u8 or u16
  *   SHUFFLEBIAS_HANDS    hands of a deal (deals only)

@@ -364,6 +364,25 @@ class Programs(Temp):
         self.assertEqual(code, 1)     # a constant deck: bias found
         self.assertEqual(rep["seed"], 42)
 
+    def test_seed_handed_over(self):
+        # SHUFFLEBIAS_SEED is --seed as given, up to 2^63 - 1, and a fresh
+        # seed is below 2^53 (docs/own-shuffle.md says both).
+        out = os.path.join(self.dir, "seed")
+        prog = f'echo "$SHUFFLEBIAS_SEED" > {out}; echo 0 1 2'
+        for given in [["--seed", str(2**63 - 1)], []]:
+            with self.subTest(given=given):
+                code, rep, _ = run_json(["test", "--exec", prog, "--n", "3",
+                                         "--samples", "1", "--tests",
+                                         "position"] + given)
+                self.assertIsNone(rep["input"]["error"])
+                with open(out) as f:
+                    handed = int(f.read())
+                self.assertEqual(handed, rep["seed"])
+                if given:
+                    self.assertEqual(handed, 2**63 - 1)
+                else:
+                    self.assertLess(handed, 2**53)
+
     def test_early_end_crash_and_garbage(self):
         cases = [
             ("echo 0 1 2; echo 2 1 0", "exited with status 0 after 2 samples",
