@@ -338,10 +338,13 @@ int sb_external_close(sb_external *x, const sb_report *rep,
         /* A program that stopped before writing what was asked for, or
            went silent: say how it ended, and what it wrote last. */
         if (!bad && (short_count || silent)) {
-            snprintf(info->error, sizeof info->error, "the program '%s' %s "
-                     "after %" PRIu64 " %s of the %" PRIu64 " asked for%s",
-                     x->shown, how, seen, samples_word(seen), run->samples,
-                     tail);
+            /* Built in pieces: a long command and a long 'how' may not
+               both fit, and the end is then cut off. */
+            snprintf(info->error, sizeof info->error, "the program '%s' ",
+                     x->shown);
+            append(info->error, sizeof info->error, "%s after %" PRIu64
+                   " %s of the %" PRIu64 " asked for%s", how, seen,
+                   samples_word(seen), run->samples, tail);
             if (waited && WIFEXITED(status) && WEXITSTATUS(status) == 127)
                 append(info->error, sizeof info->error,
                        " (the shell could not run the command)");
