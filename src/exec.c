@@ -52,6 +52,17 @@
  * the shell exited by itself, the rest of the group is left alone
  * (nothing of it holds the pipe any more).
  *
+ * A plain command is run as "exec COMMAND".  A shell that runs a command
+ * as its child and sees it killed by signal N exits with status 128 + N,
+ * so a crash of './shuffle' would reach us as "status 139", which a
+ * program may also exit with on its own.  When the command is one simple
+ * command of plain words - letters, digits and _ . / , : + @ % = - only,
+ * so no quoting, expansion, redirection, list or pipeline - whose first
+ * word names an executable file (a path, or found on PATH) and is not a
+ * shell builtin that such a file could stand in for, the shell is replaced
+ * by it, and its own death is what waitpid reports.  Anything else runs
+ * as written.
+ *
  * Who ended it ('by_us').  Our SIGTERM or SIGKILL, once sent, is taken as
  * the cause whatever the status says.  Otherwise, when the caller stopped
  * reading early, a death by SIGPIPE is ours (nothing else can break that
@@ -72,6 +83,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -157,8 +169,72 @@ static int above_std(int fd)
     return moved;
 }
 
+/* Is 'word' (of 'len' bytes) an executable regular file: a path when it
+   holds '/', else a name looked up on PATH as the shell would. */
+static int executable(const char *word, size_t len)
+{
+    char path[4096];
+    struct stat st;
+    if (memchr(word, '/', len) != NULL) {
+        if (len >= sizeof path)
+            return 0;
+        memcpy(path, word, len);
+        path[len] = '\0';
+        return access(path, X_OK) == 0 && stat(path, &st) == 0
+               && S_ISREG(st.st_mode);
+    }
+    const char *dirs = getenv("PATH");
+    if (dirs == NULL)
+        return 0;
+    for (const char *d = dirs;; d++) {
+        const char *end = strchr(d, ':');
+        size_t dl = end ? (size_t)(end - d) : strlen(d);
+        if (dl + 1 + len < sizeof path) {
+            memcpy(path, dl ? d : ".", dl ? dl : 1);
+            size_t at = dl ? dl : 1;
+            path[at] = '/';
+            memcpy(path + at + 1, word, len);
+            path[at + 1 + len] = '\0';
+            if (access(path, X_OK) == 0 && stat(path, &st) == 0
+                && S_ISREG(st.st_mode))
+                return 1;
+        }
+        if (end == NULL)
+            return 0;
+        d = end;
+    }
+}
+
+/* Whether the shell may be replaced by 'command' (see the essay). */
+static int plain_command(const char *command)
+{
+    static const char *const builtins[] = {
+        /* POSIX special built-ins, then those whose work is in the shell
+           itself, which a file of the same name could not do. */
+        "break", "continue", "eval", "exec", "exit", "export", "readonly",
+        "return", "set", "shift", "times", "trap", "unset",
+        "alias", "bg", "cd", "command", "fc", "fg", "getopts", "hash",
+        "jobs", "read", "type", "ulimit", "umask", "unalias", "wait",
+    };
+    const char *p = command;
+    while (*p == ' ')
+        p++;
+    const char *word = p;
+    for (const char *q = p; *q; q++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                    "0123456789_./,:+@%=- ", *q))
+            return 0;
+    const size_t len = strcspn(word, " ");
+    if (len == 0 || memchr(word, '=', len) != NULL)
+        return 0;
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        if (strlen(builtins[i]) == len && memcmp(builtins[i], word, len) == 0)
+            return 0;
+    return executable(word, len);
+}
+
 /* The child between fork and execve: async-signal-safe calls only. */
-static void run_child(const char *command, char *const envp[], int null_fd,
+static void run_child(const char *script, char *const envp[], int null_fd,
                       int read_fd, int write_fd, pid_t parent)
 {
 #ifdef __linux__
@@ -189,7 +265,7 @@ static void run_child(const char *command, char *const envp[], int null_fd,
     close(null_fd);
     close(write_fd);
 
-    char *argv[] = { "sh", "-c", (char *)command, NULL };
+    char *argv[] = { "sh", "-c", (char *)script, NULL };
     execve("/bin/sh", argv, envp);
     _exit(127);
 }
@@ -209,9 +285,20 @@ int sb_child_start(sb_child **child, const char *command,
 
     sb_child *c = malloc(sizeof *c);
     char **envp = build_envp(env, n_env);
-    if (c == NULL || envp == NULL) {
+    /* "exec COMMAND" for a plain command (see the essay), made here:
+       the child may not allocate. */
+    const int is_plain = plain_command(command);
+    const size_t cmd_len = strlen(command);
+    char *plain = is_plain ? malloc(cmd_len + 6) : NULL;
+    if (plain != NULL) {
+        memcpy(plain, "exec ", 5);
+        memcpy(plain + 5, command, cmd_len + 1);
+    }
+    const char *script = plain != NULL ? plain : command;
+    if (c == NULL || envp == NULL || (is_plain && plain == NULL)) {
         free(c);
         free(envp);
+        free(plain);
         snprintf(err, len, "out of memory starting '%s'", command);
         return SB_ENOMEM;
     }
@@ -235,7 +322,7 @@ int sb_child_start(sb_child **child, const char *command,
     const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0)
-        run_child(command, envp, null_fd, pipe_fd[0], pipe_fd[1], parent);
+        run_child(script, envp, null_fd, pipe_fd[0], pipe_fd[1], parent);
     int fork_errno = errno;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (pid < 0) {
@@ -250,6 +337,7 @@ int sb_child_start(sb_child **child, const char *command,
     close(pipe_fd[1]);
     close(null_fd);
     free(envp);
+    free(plain);
     c->pid = pid;
     c->fd = pipe_fd[0];
     *child = c;
@@ -264,6 +352,7 @@ fail:;
     if (null_fd >= 0)
         close(null_fd);
     free(envp);
+    free(plain);
     free(c);
     snprintf(err, len, "cannot start '%s': %s: %s", command, what,
              strerror(saved));

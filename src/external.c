@@ -202,6 +202,9 @@ int sb_external_open(sb_external **out, const sb_external_spec *spec,
                      "(--exec-timeout) and was ended before its first "
                      "sample", x->shown, spec->idle_seconds);
             rc = SB_EINVAL;
+        } else if (rc == SB_EINTR && spec->command) {
+            snprintf(err, len, "interrupted before the program '%s' wrote "
+                     "its first sample", x->shown);
         } else if (rc == SB_EINTR || (rc != SB_OK && x->fd < 0)) {
             snprintf(err, len, "interrupted before the first sample came");
             rc = SB_EINTR;

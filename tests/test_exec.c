@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -377,6 +378,40 @@ static void test_background_holder(void **state)
     close(track[0]);
 }
 
+/* A plain command - one simple command of plain words naming an
+   executable file - replaces the shell, so that its crash is reported as
+   the crash it is; the same command in a list is the shell's child, and
+   its crash comes as status 139.  A script stands in for a program that
+   crashes. */
+static void test_plain_command_replaces_shell(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/sb_test_exec_XXXXXX";
+    int tmp = mkstemp(path);
+    assert_true(tmp >= 0);
+    static const char script[] = "#!/bin/sh\nulimit -c 0\nkill -SEGV $$\n";
+    assert_int_equal(write(tmp, script, sizeof script - 1),
+                     (ssize_t)(sizeof script - 1));
+    assert_int_equal(fchmod(tmp, 0700), 0);
+    assert_int_equal(close(tmp), 0);
+    char listed[64];
+    snprintf(listed, sizeof listed, "%s; exit $?", path);
+    const char *commands[2] = { path, listed };
+    for (int i = 0; i < 2; i++) {
+        int fd, status, by_us;
+        sb_child *c = start(commands[i], NULL, 0, &fd);
+        char buf[64];
+        read_all(fd, buf, sizeof buf);
+        finish(c, 1, &status, &by_us);
+        char words[160];
+        sb_child_describe(status, words, sizeof words);
+        assert_string_equal(words, i == 0 ? "killed by signal 11 (SIGSEGV)"
+                            : "exited with status 139 (a shell's report of "
+                              "a command killed by signal 11, SIGSEGV)");
+    }
+    unlink(path);
+}
+
 /* The shell running: sb_child_exited says no, and does not reap it. */
 static void test_exited_while_running(void **state)
 {
@@ -474,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_crash),
         cmocka_unit_test(test_crash_behind_shell),
+        cmocka_unit_test(test_plain_command_replaces_shell),
         cmocka_unit_test(test_exited_while_running),
         cmocka_unit_test(test_exited_background_holds_pipe),
         cmocka_unit_test(test_background_ignores_term),

@@ -419,6 +419,21 @@ class Programs(Temp):
                 self.assertTrue(rep["partial"])
                 self.assertEqual(rep["samples"], counted)
 
+    def test_crash_of_a_plain_command(self):
+        # A program named alone is run in place of the shell, so its crash
+        # is reported as a crash, not as the shell's status 139.
+        path = self.write("crash", "#!/bin/sh\necho 0 1 2\nulimit -c 0\n"
+                                   "kill -SEGV $$\n")
+        os.chmod(path, 0o700)
+        code, rep, err = run_json(["test", "--exec", path, "--n", "3",
+                                   "--samples", "1000", "--tests",
+                                   "position"])
+        self.assertEqual(code, 2)
+        self.assertIn(f"the program '{path}' was killed by signal 11 "
+                      "(SIGSEGV) after 1 sample of the 1000 asked for", err)
+        self.assertEqual(rep["input"]["program_end"],
+                         "killed by signal 11 (SIGSEGV)")
+
     def test_skipped_samples_under_exec(self):
         # The program writes what it was asked for, one of them bad: with
         # --skip-invalid the run is whole, one sample short of the count.
@@ -593,6 +608,24 @@ class Programs(Temp):
         rep = json.loads(out)
         self.assertTrue(rep["partial"])
         self.assertEqual(rep["samples"], 0)
+
+    def test_interrupt_before_the_first_sample_names_the_program(self):
+        # A draw of unknown size waits for the first sample before the run
+        # starts; SIGINT then ends it with 130 and a message naming the
+        # program.  The program says through a FIFO that it has started.
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        prog = f"echo ready > {fifo}; exec sleep 1000"
+        p = subprocess.Popen([CLI, "test", "--exec", prog, "--n", "5",
+                              "--kind", "draw"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        with open(fifo) as f:
+            self.assertEqual(f.read().strip(), "ready")
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 130)
+        self.assertIn(f"interrupted before the program '{prog}' wrote its "
+                      "first sample", err.decode())
 
     def test_program_dies_with_a_killed_shufflebias(self):
         # SIGKILL gives shufflebias no time to end its program; the kernel
