@@ -438,8 +438,11 @@ static void test_exited_background_holds_pipe(void **state)
     assert_int_equal(pipe(track), 0);
     assert_int_equal(fcntl(track[0], F_SETFD, FD_CLOEXEC), 0);
     char cmd[256];
+    /* "up" comes from the background process once its trap is set; it
+       then loops on built-ins only, so that the trap runs at once (a
+       shell waiting for a child such as sleep runs it only after). */
     snprintf(cmd, sizeof cmd, "(trap 'echo term >&%d; exit 0' TERM; "
-             "while :; do sleep 1; done) & echo up; exit 4", track[1]);
+             "echo up; while :; do :; done) & exit 4", track[1]);
     int fd, status, by_us;
     sb_child *c = start(cmd, NULL, 0, &fd);
     close(track[1]);
