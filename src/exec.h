@@ -6,7 +6,10 @@
  * a Ctrl-C at the terminal reaches shufflebias alone, which then ends the
  * whole group itself), with standard input from /dev/null, standard error
  * shared with ours, and its standard output on a pipe whose read end the
- * caller reads.  The environment is ours plus the assignments given.
+ * caller reads.  The environment is ours plus the assignments given.  One
+ * plain simple command runs as "exec COMMAND", so that the program
+ * replaces the shell and its own end is what is reported (exec.c says
+ * which commands are plain).
  *
  * Ending it (sb_child_finish): the read end is closed, so a program still
  * writing gets SIGPIPE (or EPIPE); it is given a short grace to exit, then
