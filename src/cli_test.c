@@ -38,6 +38,8 @@ static const char usage[] =
     "                    output; it is told SHUFFLEBIAS_N, _SAMPLES, _SEED,\n"
     "                    _KIND, _FORMAT, _HANDS, _DRAW, _ONE_BASED in its\n"
     "                    environment, and ended once enough are read\n"
+    "  --exec-timeout S  end the program, an input error, when it writes no\n"
+    "                    byte for S seconds (default 60; 0: no limit)\n"
     "  --input FILE      recorded samples ('-': standard input); all of them\n"
     "                    unless --samples is given\n"
     "\n"
@@ -123,6 +125,8 @@ typedef struct test_options {
     const char *state, *resume, *part;
     int force;                /* --force: --state may replace a file */
     unsigned part_i, part_k;
+    unsigned exec_timeout;    /* seconds; 0: no limit */
+    int exec_timeout_given;
     char tests_buf[1024];     /* --resume: the statistics of the state */
     const char *params[SB_CLI_PARAMS_MAX];
     size_t n_params;
@@ -174,13 +178,31 @@ static int resume_options(int argc, char **argv, const test_options *o)
     return 0;
 }
 
+/* --exec-timeout S: whole seconds, 0 for no limit.  0, or -1 after
+   printing the error. */
+static int parse_exec_timeout(const char *arg, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(arg, &end, 10);
+    if (errno || end == arg || *end || arg[0] < '0' || arg[0] > '9'
+        || v > 1000000) {
+        sb_cli_error("invalid --exec-timeout '%s': expected whole seconds "
+                     "from 0 (no limit) to 1000000", arg);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
 /* Returns -1 after printing an error, 1 for --help, 0 otherwise. */
 static int parse(int argc, char **argv, test_options *o)
 {
     enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_TESTS, O_PARAM, O_JSON,
            O_QUIET, O_ESCALATE, O_HELP, O_PLUGIN, O_EXEC, O_INPUT, O_KIND,
            O_HANDS, O_DRAW, O_FORMAT, O_ONE_BASED, O_SKIP_INVALID,
-           O_THREADS, O_STATE, O_RESUME, O_PART, O_FORCE, O_CARD_ORDER };
+           O_THREADS, O_STATE, O_RESUME, O_PART, O_FORCE, O_CARD_ORDER,
+           O_EXEC_TIMEOUT };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "samples", required_argument, NULL, O_SAMPLES },
@@ -207,10 +229,12 @@ static int parse(int argc, char **argv, test_options *o)
         { "part", required_argument, NULL, O_PART },
         { "force", no_argument, NULL, O_FORCE },
         { "card-order", required_argument, NULL, O_CARD_ORDER },
+        { "exec-timeout", required_argument, NULL, O_EXEC_TIMEOUT },
         { NULL, 0, NULL, 0 }
     };
     *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT,
-                         .escalate = SB_ESCALATIONS_DEFAULT, .hands = 4 };
+                         .escalate = SB_ESCALATIONS_DEFAULT, .hands = 4,
+                         .exec_timeout = SB_EXEC_TIMEOUT_DEFAULT };
     optind = 1;
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
@@ -258,6 +282,11 @@ static int parse(int argc, char **argv, test_options *o)
         case O_HELP: return 1;
         case O_PLUGIN: o->plugin = optarg; break;
         case O_EXEC: o->exec = optarg; break;
+        case O_EXEC_TIMEOUT:
+            if (parse_exec_timeout(optarg, &o->exec_timeout) != 0)
+                return -1;
+            o->exec_timeout_given = 1;
+            break;
         case O_INPUT: o->input = optarg; break;
         case O_KIND: o->kind = optarg; o->input_options++; break;
         case O_FORMAT: o->format = optarg; o->input_options++; break;
@@ -284,6 +313,10 @@ static int parse(int argc, char **argv, test_options *o)
             sb_cli_bad_option("test", argv[optind - 1]);
             return -1;
         }
+    }
+    if (o->exec_timeout_given && !o->exec) {
+        sb_cli_error("test: --exec-timeout goes with --exec");
+        return -1;
     }
     if (!!o->plugin + !!o->exec + !!o->input > 1) {
         sb_cli_error("test: one of --plugin, --exec and --input at a time");
@@ -423,7 +456,8 @@ static int exit_code(const sb_report *rep)
 /* Samples from a program or a file. */
 static int test_external(const sb_cli *cli, const test_options *o)
 {
-    sb_external_spec spec = { .command = o->exec, .path = o->input };
+    sb_external_spec spec = { .command = o->exec, .path = o->input,
+                              .idle_seconds = o->exec_timeout };
     if (input_spec(o, &spec.input) != 0)
         return SB_EXIT_USAGE;
     spec.input.stop = cli->stop;

@@ -37,11 +37,31 @@
  *
  * The shell may exit while processes it put in the background live on in
  * the group, still holding the write end of the pipe (`sleep 1000 & echo
- * hi`).  They are sent SIGKILL once the shell is reaped whenever the
- * caller stopped reading early or we had to end the shell ourselves: in
- * both cases what is left of the group is ours to clean up.  When the
- * output ended and the shell exited by itself, the rest of the group is
- * left alone (nothing of it holds the pipe any more).
+ * hi`).  End-of-file then never comes, so a reader must not wait for it
+ * alone: sb_child_exited tells it that the shell is gone (waitid with
+ * WNOWAIT, which looks without reaping), and it stops there.  What is
+ * left of the group is ended once the shell is reaped, whenever the caller
+ * stopped reading early or we had to end the shell ourselves: SIGTERM,
+ * up to 1 s for the group to empty (kill(-pid, 0) failing with ESRCH),
+ * then SIGKILL.  The group's number cannot name anything else meanwhile:
+ * a process group ID is not reused while any process is in the group
+ * (POSIX, "process group lifetime"), and once the group is empty kill
+ * fails with ESRCH.  A process of the group that has exited but whose new
+ * parent (init) has not reaped it yet still counts, so the wait may run
+ * its full second; it is bounded either way.  When the output ended and
+ * the shell exited by itself, the rest of the group is left alone
+ * (nothing of it holds the pipe any more).
+ *
+ * A plain command is run as "exec COMMAND".  A shell that runs a command
+ * as its child and sees it killed by signal N exits with status 128 + N,
+ * so a crash of './shuffle' would reach us as "status 139", which a
+ * program may also exit with on its own.  When the command is one simple
+ * command of plain words - letters, digits and _ . / , : + @ % = - only,
+ * so no quoting, expansion, redirection, list or pipeline - whose first
+ * word names an executable file (a path, or found on PATH) and is not a
+ * shell builtin that such a file could stand in for, the shell is replaced
+ * by it, and its own death is what waitpid reports.  Anything else runs
+ * as written.
  *
  * Who ended it ('by_us').  Our SIGTERM or SIGKILL, once sent, is taken as
  * the cause whatever the status says.  Otherwise, when the caller stopped
@@ -63,6 +83,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -148,8 +169,72 @@ static int above_std(int fd)
     return moved;
 }
 
+/* Is 'word' (of 'len' bytes) an executable regular file: a path when it
+   holds '/', else a name looked up on PATH as the shell would. */
+static int executable(const char *word, size_t len)
+{
+    char path[4096];
+    struct stat st;
+    if (memchr(word, '/', len) != NULL) {
+        if (len >= sizeof path)
+            return 0;
+        memcpy(path, word, len);
+        path[len] = '\0';
+        return access(path, X_OK) == 0 && stat(path, &st) == 0
+               && S_ISREG(st.st_mode);
+    }
+    const char *dirs = getenv("PATH");
+    if (dirs == NULL)
+        return 0;
+    for (const char *d = dirs;; d++) {
+        const char *end = strchr(d, ':');
+        size_t dl = end ? (size_t)(end - d) : strlen(d);
+        if (dl + 1 + len < sizeof path) {
+            memcpy(path, dl ? d : ".", dl ? dl : 1);
+            size_t at = dl ? dl : 1;
+            path[at] = '/';
+            memcpy(path + at + 1, word, len);
+            path[at + 1 + len] = '\0';
+            if (access(path, X_OK) == 0 && stat(path, &st) == 0
+                && S_ISREG(st.st_mode))
+                return 1;
+        }
+        if (end == NULL)
+            return 0;
+        d = end;
+    }
+}
+
+/* Whether the shell may be replaced by 'command' (see the essay). */
+static int plain_command(const char *command)
+{
+    static const char *const builtins[] = {
+        /* POSIX special built-ins, then those whose work is in the shell
+           itself, which a file of the same name could not do. */
+        "break", "continue", "eval", "exec", "exit", "export", "readonly",
+        "return", "set", "shift", "times", "trap", "unset",
+        "alias", "bg", "cd", "command", "fc", "fg", "getopts", "hash",
+        "jobs", "read", "type", "ulimit", "umask", "unalias", "wait",
+    };
+    const char *p = command;
+    while (*p == ' ')
+        p++;
+    const char *word = p;
+    for (const char *q = p; *q; q++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                    "0123456789_./,:+@%=- ", *q))
+            return 0;
+    const size_t len = strcspn(word, " ");
+    if (len == 0 || memchr(word, '=', len) != NULL)
+        return 0;
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        if (strlen(builtins[i]) == len && memcmp(builtins[i], word, len) == 0)
+            return 0;
+    return executable(word, len);
+}
+
 /* The child between fork and execve: async-signal-safe calls only. */
-static void run_child(const char *command, char *const envp[], int null_fd,
+static void run_child(const char *script, char *const envp[], int null_fd,
                       int read_fd, int write_fd, pid_t parent)
 {
 #ifdef __linux__
@@ -180,7 +265,7 @@ static void run_child(const char *command, char *const envp[], int null_fd,
     close(null_fd);
     close(write_fd);
 
-    char *argv[] = { "sh", "-c", (char *)command, NULL };
+    char *argv[] = { "sh", "-c", (char *)script, NULL };
     execve("/bin/sh", argv, envp);
     _exit(127);
 }
@@ -200,9 +285,20 @@ int sb_child_start(sb_child **child, const char *command,
 
     sb_child *c = malloc(sizeof *c);
     char **envp = build_envp(env, n_env);
-    if (c == NULL || envp == NULL) {
+    /* "exec COMMAND" for a plain command (see the essay), made here:
+       the child may not allocate. */
+    const int is_plain = plain_command(command);
+    const size_t cmd_len = strlen(command);
+    char *plain = is_plain ? malloc(cmd_len + 6) : NULL;
+    if (plain != NULL) {
+        memcpy(plain, "exec ", 5);
+        memcpy(plain + 5, command, cmd_len + 1);
+    }
+    const char *script = plain != NULL ? plain : command;
+    if (c == NULL || envp == NULL || (is_plain && plain == NULL)) {
         free(c);
         free(envp);
+        free(plain);
         snprintf(err, len, "out of memory starting '%s'", command);
         return SB_ENOMEM;
     }
@@ -226,7 +322,7 @@ int sb_child_start(sb_child **child, const char *command,
     const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0)
-        run_child(command, envp, null_fd, pipe_fd[0], pipe_fd[1], parent);
+        run_child(script, envp, null_fd, pipe_fd[0], pipe_fd[1], parent);
     int fork_errno = errno;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (pid < 0) {
@@ -241,6 +337,7 @@ int sb_child_start(sb_child **child, const char *command,
     close(pipe_fd[1]);
     close(null_fd);
     free(envp);
+    free(plain);
     c->pid = pid;
     c->fd = pipe_fd[0];
     *child = c;
@@ -255,6 +352,7 @@ fail:;
     if (null_fd >= 0)
         close(null_fd);
     free(envp);
+    free(plain);
     free(c);
     snprintf(err, len, "cannot start '%s': %s: %s", command, what,
              strerror(saved));
@@ -292,6 +390,46 @@ static int wait_for(pid_t pid, long long grace_ms, int *status)
     }
 }
 
+/* Whether process group 'pgid' has a member left. */
+static int group_left(pid_t pgid)
+{
+    return kill(-pgid, 0) == 0 || errno == EPERM;
+}
+
+/* End what is left of group 'pgid' once its leader is reaped: SIGTERM, up
+   to GRACE_TERM_MS for the group to empty, then SIGKILL to any process
+   still in it.  Returns at once when the group is empty already. */
+static void end_group(pid_t pgid)
+{
+    if (kill(-pgid, SIGTERM) != 0 && errno == ESRCH)
+        return;
+    long long deadline = now_ms() + GRACE_TERM_MS;
+    long step = STEP_FIRST_MS;
+    while (group_left(pgid)) {
+        long long left = deadline - now_ms();
+        if (left <= 0) {
+            kill(-pgid, SIGKILL);
+            return;
+        }
+        long ms = step < left ? step : (long)left;
+        struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
+        nanosleep(&d, NULL);
+        step += step / 2;
+        if (step > STEP_MAX_MS)
+            step = STEP_MAX_MS;
+    }
+}
+
+int sb_child_exited(sb_child *child)
+{
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_PID, (id_t)child->pid, &info,
+               WEXITED | WNOHANG | WNOWAIT) != 0)
+        return errno == ECHILD;   /* reaped already: gone */
+    return info.si_pid == child->pid;
+}
+
 int sb_child_finish(sb_child *child, int ended, int *status, int *by_us)
 {
     pid_t pid = child->pid;
@@ -308,7 +446,9 @@ int sb_child_finish(sb_child *child, int ended, int *status, int *by_us)
         kill(-pid, SIGTERM);
         r = wait_for(pid, GRACE_TERM_MS, &st);
     }
+    int killed = 0;
     if (r == 0) {
+        killed = 1;
         kill(-pid, SIGKILL);
         pid_t w;
         while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
@@ -316,10 +456,9 @@ int sb_child_finish(sb_child *child, int ended, int *status, int *by_us)
         r = w == pid ? 1 : -1;
     }
     /* The leader is gone; what is left of its group is ended too when it
-       is ours to clean up (see the essay above).  ESRCH when nothing is
-       left. */
-    if (terminated || !ended)
-        kill(-pid, SIGKILL);
+       is ours to clean up (see the essay above). */
+    if ((terminated || !ended) && !killed)
+        end_group(pid);
     if (r < 0)
         return SB_EIO;
 
@@ -332,15 +471,48 @@ int sb_child_finish(sb_child *child, int ended, int *status, int *by_us)
     return SB_OK;
 }
 
+/* The name of signal 'sig' as written in C ("SIGSEGV"), NULL for one
+   without a standard name.  Written out rather than taken from the C
+   library: sigabbrev_np is recent and glibc's only. */
+static const char *signal_name(int sig)
+{
+    static const struct { int sig; const char *name; } names[] = {
+        { SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" }, { SIGQUIT, "SIGQUIT" },
+        { SIGILL, "SIGILL" }, { SIGTRAP, "SIGTRAP" },
+        { SIGABRT, "SIGABRT" }, { SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" },
+        { SIGKILL, "SIGKILL" }, { SIGUSR1, "SIGUSR1" },
+        { SIGSEGV, "SIGSEGV" }, { SIGUSR2, "SIGUSR2" },
+        { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
+        { SIGTERM, "SIGTERM" }, { SIGXCPU, "SIGXCPU" },
+        { SIGXFSZ, "SIGXFSZ" }, { SIGSYS, "SIGSYS" },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig)
+            return names[i].name;
+    return NULL;
+}
+
 void sb_child_describe(int status, char *buf, size_t len)
 {
     if (buf == NULL || len == 0)
         return;
     if (WIFEXITED(status)) {
-        snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+        const int code = WEXITSTATUS(status);
+        /* 128 + N: how sh reports a command that signal N killed.  The
+           program may have exited with that number itself, so the status
+           stays what it is and the reading is given beside it. */
+        const char *name = code > 128 ? signal_name(code - 128) : NULL;
+        if (name != NULL)
+            snprintf(buf, len, "exited with status %d (a shell's report of "
+                     "a command killed by signal %d, %s)", code, code - 128,
+                     name);
+        else
+            snprintf(buf, len, "exited with status %d", code);
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        const char *name = strsignal(sig);
+        const char *name = signal_name(sig);
+        if (name == NULL)
+            name = strsignal(sig);
         snprintf(buf, len, "killed by signal %d (%s)", sig,
                  name != NULL ? name : "unknown signal");
     } else if (WIFSTOPPED(status)) {

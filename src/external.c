@@ -6,6 +6,15 @@
  * counted that was not checked.  Every sample the reader passes is
  * counted; whatever ends the input before the count asked for is an input
  * error, reported with the samples counted before it.
+ *
+ * Nothing hangs.  A program's pipe is read through the reader's 'waiting'
+ * hook, asked after every 0.2 s without a byte: it ends the input when
+ * the shell has exited (what is still holding the pipe was left in the
+ * background, and end-of-file would never come), and stops the reading
+ * once the program has been silent for --exec-timeout.  Opening a FIFO
+ * blocks until a writer comes; a signal interrupts it (main installs its
+ * handlers without SA_RESTART), and with the stop flag set the run goes
+ * on over an empty input, so that it is reported as interrupted.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "src/external.h"
@@ -18,10 +27,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "shufflebias/status.h"
 #include "src/exec.h"
+
+/* Why the reading of a program's output stopped short of end-of-file. */
+enum { CUT_NONE = 0,
+       CUT_LEFT,            /* the shell exited; its background held on */
+       CUT_SILENT };        /* no byte for idle_seconds */
 
 struct sb_external {
     sb_external_spec spec;
@@ -29,8 +44,46 @@ struct sb_external {
     sb_child *child;        /* the program, NULL for a file */
     int fd;                 /* what the reader reads */
     int own_fd;             /* 1 when we opened fd (a file, not stdin) */
+    int cut;                /* CUT_*: set by program_waiting */
+    uint64_t bytes;         /* bytes read when last asked */
+    long long quiet_since;  /* ms (monotonic) since which none came */
+    char shown[96];         /* the command as messages quote it */
     sb_feed feed;
 };
+
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* The reader's 'waiting' hook for a program's pipe (see the essay). */
+static int program_waiting(void *ctx, uint64_t bytes_read)
+{
+    sb_external *x = ctx;
+    const long long now = now_ms();
+    if (bytes_read != x->bytes) {
+        x->bytes = bytes_read;
+        x->quiet_since = now;
+    }
+    if (sb_child_exited(x->child)) {
+        x->cut = CUT_LEFT;
+        return SB_INPUT_END;
+    }
+    if (x->spec.idle_seconds
+        && now - x->quiet_since >= 1000LL * x->spec.idle_seconds) {
+        x->cut = CUT_SILENT;
+        return SB_INPUT_STOP;
+    }
+    return SB_INPUT_WAIT;
+}
+
+/* "1 sample", "2 samples". */
+static const char *samples_word(uint64_t count)
+{
+    return count == 1 ? "sample" : "samples";
+}
 
 static int feed_read(void *ctx, sb_card *out, size_t want, size_t *got)
 {
@@ -109,30 +162,63 @@ int sb_external_open(sb_external **out, const sb_external_spec *spec,
     } else if (strcmp(spec->path, "-") == 0) {
         x->fd = STDIN_FILENO;
     } else {
-        x->fd = open(spec->path, O_RDONLY | O_CLOEXEC);
-        if (x->fd < 0) {
+        /* A FIFO blocks here until a writer opens it, and a signal ends
+           the wait with EINTR: with the stop flag set that is the user's
+           interrupt, reported as one (an empty input); otherwise open
+           again.  The flag is looked at first too, for a signal come
+           just before. */
+        volatile sig_atomic_t *stop = spec->input.stop;
+        do
+            x->fd = stop && *stop ? -1 : open(spec->path,
+                                               O_RDONLY | O_CLOEXEC);
+        while (x->fd < 0 && errno == EINTR && !(stop && *stop));
+        if (x->fd < 0 && !(stop && *stop)) {
             snprintf(err, len, "cannot read '%s': %s", spec->path,
                      strerror(errno));
             free(x);
             return SB_EIO;
         }
-        x->own_fd = 1;
+        x->own_fd = x->fd >= 0;
     }
     /* Messages name a file ("decks.txt:7 (sample 5): ..."); a program's
        are prefixed by the caller. */
-    sb_input_spec named = spec->input;
     if (!spec->command)
-        named.name = strcmp(spec->path, "-") == 0 ? "<stdin>" : spec->path;
-    rc = sb_input_open_fd(&x->in, &named, x->fd, err, len);
+        x->spec.input.name = strcmp(spec->path, "-") == 0 ? "<stdin>"
+                                                          : spec->path;
+    if (spec->command) {
+        snprintf(x->shown, sizeof x->shown, "%s", spec->command);
+        if (strlen(spec->command) >= sizeof x->shown)
+            memcpy(x->shown + sizeof x->shown - 4, "...", 4);
+        x->quiet_since = now_ms();
+        x->spec.input.waiting = program_waiting;
+        x->spec.input.waiting_ctx = x;
+    }
+    if (x->fd < 0)
+        rc = sb_input_open_mem(&x->in, &x->spec.input, NULL, 0, err, len);
+    else
+        rc = sb_input_open_fd(&x->in, &x->spec.input, x->fd, err, len);
     if (rc == SB_OK) {
         x->feed.name = spec->command ? spec->command : spec->path;
         x->feed.read = feed_read;
         x->feed.ctx = x;
         rc = sb_input_shape(x->in, &x->feed.shape);
-        if (rc == SB_EINTR)
+        if (rc == SB_EINTR && x->cut == CUT_SILENT) {
+            snprintf(err, len, "the program '%s' wrote nothing for %u s "
+                     "(--exec-timeout) and was ended before its first "
+                     "sample", x->shown, spec->idle_seconds);
+            rc = SB_EINVAL;
+        } else if (rc == SB_EINTR && spec->command) {
+            snprintf(err, len, "interrupted before the program '%s' wrote "
+                     "its first sample", x->shown);
+        } else if (rc == SB_EINTR || (rc != SB_OK && x->fd < 0)) {
             snprintf(err, len, "interrupted before the first sample came");
-        else if (rc != SB_OK)
+            rc = SB_EINTR;
+        } else if (rc != SB_OK && spec->command) {
+            snprintf(err, len, "%s (the output of the program '%s')",
+                     sb_input_error(x->in), x->shown);
+        } else if (rc != SB_OK) {
             snprintf(err, len, "%s", sb_input_error(x->in));
+        }
     }
     if (rc != SB_OK) {
         discard(x);
@@ -190,9 +276,10 @@ int sb_external_close(sb_external *x, const sb_report *rep,
                  sb_input_error(x->in));
     else if (short_count && !x->child)
         snprintf(info->error, sizeof info->error, "the input ended after "
-                 "%" PRIu64 " samples of the %" PRIu64 " asked for",
-                 seen, run->samples);
-    else if (run->done == 0 && !stopped && !short_count)
+                 "%" PRIu64 " %s of the %" PRIu64 " asked for",
+                 seen, samples_word(seen), run->samples);
+    else if (run->done == 0 && !stopped && !short_count
+             && x->cut != CUT_SILENT)
         snprintf(info->error, sizeof info->error, "the input holds no "
                  "valid sample%s", info->invalid ? "" : ": nothing to test");
     else if (!stopped && info->invalid > run->done)
@@ -205,12 +292,34 @@ int sb_external_close(sb_external *x, const sb_report *rep,
         snprintf(last, sizeof last, "%s", sb_input_last_line(x->in));
         const int lines = x->spec.input.format == SB_FORMAT_TEXT
                        || x->spec.input.format == SB_FORMAT_CARDS;
+        /* The shell gone and the rest of its group holding the pipe: the
+           output did not end, and the group is ours to end. */
+        const int left = x->cut == CUT_LEFT;
+        const int silent = x->cut == CUT_SILENT;
         int status = 0, by_us = 0;
         sb_input_close(x->in);
         x->in = NULL;
-        if (sb_child_finish(x->child, ended, &status, &by_us) != SB_OK) {
+        const int waited = sb_child_finish(x->child, ended && !left,
+                                           &status, &by_us) == SB_OK;
+        x->child = NULL;
+        if (left)
+            by_us = 0;   /* the shell exited before we closed anything */
+        /* How it ended, for the report's "ended" line, and the same for
+           the error: "the program 'CMD' <how> after S samples of the N
+           asked for<tail>". */
+        char how[SB_INPUT_MSG], tail[SB_INPUT_MSG] = "";
+        if (!waited) {
             snprintf(info->program, sizeof info->program,
                      "could not be waited for");
+            snprintf(how, sizeof how, "could not be waited for");
+        } else if (silent) {
+            snprintf(info->program, sizeof info->program, "wrote nothing "
+                     "for %u s (--exec-timeout); ended by shufflebias",
+                     x->spec.idle_seconds);
+            snprintf(how, sizeof how, "wrote nothing for %u s",
+                     x->spec.idle_seconds);
+            snprintf(tail, sizeof tail, ", and was ended (--exec-timeout "
+                     "%u; 0 waits without limit)", x->spec.idle_seconds);
         } else if (by_us) {
             snprintf(info->program, sizeof info->program, "%s",
                      stopped ? "ended by shufflebias, interrupted"
@@ -218,23 +327,41 @@ int sb_external_close(sb_external *x, const sb_report *rep,
                                "by shufflebias"
                              : "ended by shufflebias once it had read "
                                "enough");
+            snprintf(how, sizeof how, "%s", stopped ? "was interrupted"
+                     : "closed its output");
+            snprintf(tail, sizeof tail, "%s", stopped ? "" : ", but did "
+                     "not exit, and was ended by shufflebias");
         } else {
             sb_child_describe(status, info->program, sizeof info->program);
+            snprintf(how, sizeof how, "%s", WIFSIGNALED(status) ? "was "
+                     : "");
+            append(how, sizeof how, "%s", info->program);
+            if (left) {
+                static const char bg[] = "; what it left running in the "
+                    "background held its output open and was ended";
+                append(info->program, sizeof info->program, "%s", bg);
+                snprintf(tail, sizeof tail, "%s", bg);
+            }
         }
-        x->child = NULL;
-        /* A program that stopped before writing what was asked for:
-           say how it ended, and what it wrote last. */
-        if (!bad && short_count) {
-            snprintf(info->error, sizeof info->error, "the program %s%s "
-                     "after %" PRIu64 " samples of the %" PRIu64 " asked for",
-                     WIFSIGNALED(status) ? "was " : "", info->program,
-                     seen, run->samples);
-            if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        /* A program that stopped before writing what was asked for, or
+           went silent: say how it ended, and what it wrote last. */
+        if (!bad && (short_count || silent)) {
+            /* Built in pieces: a long command and a long 'how' may not
+               both fit, and the end is then cut off. */
+            snprintf(info->error, sizeof info->error, "the program '%s' ",
+                     x->shown);
+            append(info->error, sizeof info->error, "%s after %" PRIu64
+                   " %s of the %" PRIu64 " asked for%s", how, seen,
+                   samples_word(seen), run->samples, tail);
+            if (waited && WIFEXITED(status) && WEXITSTATUS(status) == 127)
                 append(info->error, sizeof info->error,
                        " (the shell could not run the command)");
         } else if (bad) {
-            append(info->error, sizeof info->error, "; the program was "
-                   "then ended");
+            append(info->error, sizeof info->error, "; the program '%s' "
+                   "was then ended", x->shown);
+        } else if (info->error[0]) {
+            append(info->error, sizeof info->error, " (the program '%s')",
+                   x->shown);
         }
         if (info->error[0] && lines && last[0])
             append(info->error, sizeof info->error,

@@ -8,7 +8,9 @@
  *   SHUFFLEBIAS_N        deck size
  *   SHUFFLEBIAS_SAMPLES  samples wanted (it may write more: the pipe is
  *                        closed once enough are counted)
- *   SHUFFLEBIAS_SEED     a seed it may use, so that a run can be repeated
+ *   SHUFFLEBIAS_SEED     a seed it may use, so that a run can be repeated:
+ *                        0 to 2^63 - 1 (--seed as given; fresh and derived
+ *                        seeds are below 2^53)
  *   SHUFFLEBIAS_KIND     permutation, draw or deal
  *   SHUFFLEBIAS_FORMAT   text, cards, u8 or u16
  *   SHUFFLEBIAS_HANDS    hands of a deal (deals only)
@@ -29,9 +31,14 @@
 #include "src/input.h"
 #include "src/runner.h"
 
+/* A program's longest silence, in seconds, unless told otherwise. */
+#define SB_EXEC_TIMEOUT_DEFAULT 60u
+
 typedef struct sb_external_spec {
     const char *command;     /* a program (run through /bin/sh -c), or NULL */
     const char *path;        /* a file ("-": standard input), or NULL */
+    unsigned idle_seconds;   /* a program writing no byte for this long is
+                                ended, an input error (0: no limit) */
     sb_input_spec input;     /* format, shape (a DRAW's len may be 0: taken
                                 from the first sample), one_based,
                                 skip_invalid, stop flag */
@@ -43,9 +50,20 @@ typedef struct sb_external sb_external;
    settle the shape (for a DRAW of unknown length this reads ahead to the
    first sample).  Returns SB_OK; else a status with a one-line reason in
    'err' (a file that cannot be opened: SB_EIO; a spec the reader refuses
-   or a first sample that does not say the length: SB_EINVAL; SB_ENOMEM).
-   A program that cannot be found still starts: its end is reported by
-   sb_external_close. */
+   or a first sample that does not say the length: SB_EINVAL; the stop
+   flag set before that first sample came: SB_EINTR; SB_ENOMEM).  A
+   program that cannot be found still starts: its end is reported by
+   sb_external_close.  Opening a FIFO waits for a writer; the stop flag
+   set meanwhile (a signal then interrupts open(2): no SA_RESTART) gives
+   SB_OK and an empty input, so that the run reports its 0 samples as
+   interrupted like any other.
+
+   While a program runs, its output is read until it ends or enough are
+   counted, except that reading stops when the program (the shell) has
+   exited and the pipe stays silent - something it left in the background
+   holds it, and end-of-file would never come - and when no byte came for
+   'idle_seconds'.  Either way sb_external_close ends what is left and
+   says so. */
 int sb_external_open(sb_external **x, const sb_external_spec *spec,
                      uint64_t seed, uint64_t samples, char *err, size_t len);
 

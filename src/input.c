@@ -23,7 +23,10 @@
  * Ctrl-C while the producing program is silent ends the read (with every
  * sample read so far) instead of hanging; EINTR and EAGAIN only mean
  * "wait again".  The flag is also looked at before every read(2), so a
- * producer that never pauses cannot keep a stopped reader going.
+ * producer that never pauses cannot keep a stopped reader going.  After
+ * each wait without a byte the caller's 'waiting' hook, when given, may
+ * end the input there or stop the reading (a program gone silent, or gone
+ * while what it left in the background holds the pipe).
  *
  * Checking: every sample is checked in full before it is counted - the
  * number of values, each value's range, no card twice, every hand of a
@@ -1010,11 +1013,22 @@ static int refill(sb_input *in)
         if (in->spec.stop && *in->spec.stop)
             return STOPPED;
         struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
-        const int ready = poll(&pfd, 1, in->spec.stop ? WAIT_MS : -1);
+        const int ready = poll(&pfd, 1, in->spec.stop || in->spec.waiting
+                                        ? WAIT_MS : -1);
         if (ready < 0) {
             if (errno == EINTR)
                 continue;
             return io_error(in, errno);
+        }
+        if (ready == 0 && in->spec.waiting) {
+            const int w = in->spec.waiting(in->spec.waiting_ctx,
+                                           in->base + in->lim);
+            if (w == SB_INPUT_STOP)
+                return STOPPED;
+            if (w == SB_INPUT_END) {
+                in->ended = 1;
+                return 0;
+            }
         }
         if (ready == 0)
             continue;

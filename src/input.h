@@ -98,7 +98,18 @@ typedef struct sb_input_spec {
     const char *name;
     /* "SUITS:RANKS" for the cards and pbn formats, or NULL. */
     const char *card_order;
+    /* May be NULL.  Called each time the reader has waited about 0.2 s on
+       the file descriptor without a byte, with the bytes read so far (a
+       change since the last call means some came between), so that the
+       caller can give up on a source that would never end: it answers
+       SB_INPUT_WAIT to wait on, SB_INPUT_END to take the input as ended
+       there (as at end-of-file), SB_INPUT_STOP to stop as 'stop' does. */
+    int (*waiting)(void *ctx, uint64_t bytes_read);
+    void *waiting_ctx;
 } sb_input_spec;
+
+/* The answers of sb_input_spec.waiting. */
+enum { SB_INPUT_WAIT = 0, SB_INPUT_END = 1, SB_INPUT_STOP = 2 };
 
 /* Parse a card order "SUITS:RANKS": SUITS the four letters c, d, h, s
    and RANKS the thirteen 2-9, t, j, q, k, a, each exactly once, in

@@ -57,7 +57,9 @@ int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
     /* One-shot: the first Ctrl-C asks for a partial report, a second one
-       ends the program at once should that take too long. */
+       ends the program at once should that take too long.  No SA_RESTART:
+       a call that would block until a writer comes (open(2) of a FIFO for
+       --input) must fail with EINTR, so that the stop is seen. */
     struct sigaction sa = { .sa_handler = on_signal,
                             .sa_flags = SA_RESETHAND };
     sigemptyset(&sa.sa_mask);

@@ -14,9 +14,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -205,12 +207,39 @@ static void test_crash(void **state)
     assert_true(WIFSIGNALED(status));
     assert_int_equal(WTERMSIG(status), SIGSEGV);
     assert_int_equal(by_us, 0);
-    char words[128], expect[128];
+    char words[128];
     sb_child_describe(status, words, sizeof words);
-    snprintf(expect, sizeof expect, "killed by signal %d (%s)", SIGSEGV,
-             strsignal(SIGSEGV));
-    assert_string_equal(words, expect);
-    assert_non_null(strstr(words, "signal 11"));
+    assert_string_equal(words, "killed by signal 11 (SIGSEGV)");
+}
+
+/* A crash behind the shell: sh waits for the command and exits with
+   128 + 11.  The status is kept as it is (a program may exit with 139
+   itself) and the shell's reading of it is said beside it; a status that
+   is no signal's report is left alone. */
+static void test_crash_behind_shell(void **state)
+{
+    (void)state;
+    static const struct { const char *command, *words; } cases[] = {
+        { "sh -c 'ulimit -c 0; kill -SEGV $$'; exit $?",
+          "exited with status 139 (a shell's report of a command killed "
+          "by signal 11, SIGSEGV)" },
+        { "exit 139", "exited with status 139 (a shell's report of a "
+                      "command killed by signal 11, SIGSEGV)" },
+        { "exit 200", "exited with status 200" },
+        { "exit 128", "exited with status 128" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int fd, status, by_us;
+        sb_child *c = start(cases[i].command, NULL, 0, &fd);
+        char buf[64];
+        read_all(fd, buf, sizeof buf);
+        finish(c, 1, &status, &by_us);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(by_us, 0);
+        char words[160];
+        sb_child_describe(status, words, sizeof words);
+        assert_string_equal(words, cases[i].words);
+    }
 }
 
 /* A command the shell cannot find starts, and exits with status 127. */
@@ -349,6 +378,115 @@ static void test_background_holder(void **state)
     close(track[0]);
 }
 
+/* A plain command - one simple command of plain words naming an
+   executable file - replaces the shell, so that its crash is reported as
+   the crash it is; the same command in a list is the shell's child, and
+   its crash comes as status 139.  A script stands in for a program that
+   crashes. */
+static void test_plain_command_replaces_shell(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/sb_test_exec_XXXXXX";
+    int tmp = mkstemp(path);
+    assert_true(tmp >= 0);
+    static const char script[] = "#!/bin/sh\nulimit -c 0\nkill -SEGV $$\n";
+    assert_int_equal(write(tmp, script, sizeof script - 1),
+                     (ssize_t)(sizeof script - 1));
+    assert_int_equal(fchmod(tmp, 0700), 0);
+    assert_int_equal(close(tmp), 0);
+    char listed[64];
+    snprintf(listed, sizeof listed, "%s; exit $?", path);
+    const char *commands[2] = { path, listed };
+    for (int i = 0; i < 2; i++) {
+        int fd, status, by_us;
+        sb_child *c = start(commands[i], NULL, 0, &fd);
+        char buf[64];
+        read_all(fd, buf, sizeof buf);
+        finish(c, 1, &status, &by_us);
+        char words[160];
+        sb_child_describe(status, words, sizeof words);
+        assert_string_equal(words, i == 0 ? "killed by signal 11 (SIGSEGV)"
+                            : "exited with status 139 (a shell's report of "
+                              "a command killed by signal 11, SIGSEGV)");
+    }
+    unlink(path);
+}
+
+/* The shell running: sb_child_exited says no, and does not reap it. */
+static void test_exited_while_running(void **state)
+{
+    (void)state;
+    int fd, status, by_us;
+    sb_child *c = start("exec sleep 1000", NULL, 0, &fd);
+    assert_int_equal(sb_child_exited(c), 0);
+    finish(c, 0, &status, &by_us);
+    assert_int_equal(by_us, 1);
+    assert_true(WIFSIGNALED(status));
+}
+
+/* The shell exits but what it left in the background holds the pipe, so
+   end-of-file never comes.  sb_child_exited tells (looking until it does:
+   a shell that never exits makes the test hang until its time limit);
+   the pipe is then still open, and the shell is not reaped by the look -
+   finish reaps it, with its own status.  The background process gets
+   SIGTERM first: its trap writes to a second pipe of ours, whose end-of-
+   file then proves it gone. */
+static void test_exited_background_holds_pipe(void **state)
+{
+    (void)state;
+    int track[2];
+    assert_int_equal(pipe(track), 0);
+    assert_int_equal(fcntl(track[0], F_SETFD, FD_CLOEXEC), 0);
+    char cmd[256];
+    /* "up" comes from the background process once its trap is set; it
+       then loops on built-ins only, so that the trap runs at once (a
+       shell waiting for a child such as sleep runs it only after). */
+    snprintf(cmd, sizeof cmd, "(trap 'echo term >&%d; exit 0' TERM; "
+             "echo up; while :; do :; done) & exit 4", track[1]);
+    int fd, status, by_us;
+    sb_child *c = start(cmd, NULL, 0, &fd);
+    close(track[1]);
+    char line[64];
+    read_line(fd, line, sizeof line);
+    assert_string_equal(line, "up");
+    while (!sb_child_exited(c))
+        ;
+    assert_int_equal(sb_child_exited(c), 1);   /* still there to reap */
+    struct pollfd pfd = { .fd = fd, .events = POLLIN };
+    assert_int_equal(poll(&pfd, 1, 0), 0);     /* no byte, no hang-up */
+    finish(c, 0, &status, &by_us);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 4);
+    assert_int_equal(by_us, 0);
+    char got[64];
+    assert_int_equal(read_all(track[0], got, sizeof got), 5);
+    assert_string_equal(got, "term\n");
+    close(track[0]);
+}
+
+/* A background process that ignores SIGTERM as well is ended by SIGKILL
+   after the grace: the second pipe reaches end-of-file. */
+static void test_background_ignores_term(void **state)
+{
+    (void)state;
+    int track[2];
+    assert_int_equal(pipe(track), 0);
+    assert_int_equal(fcntl(track[0], F_SETFD, FD_CLOEXEC), 0);
+    int fd, status, by_us;
+    sb_child *c = start("trap '' TERM; sleep 1000 & echo up", NULL, 0, &fd);
+    close(track[1]);
+    char line[64];
+    read_line(fd, line, sizeof line);
+    while (!sb_child_exited(c))
+        ;
+    finish(c, 0, &status, &by_us);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(by_us, 0);
+    char got[8];
+    assert_int_equal(read_all(track[0], got, sizeof got), 0);
+    close(track[0]);
+}
+
 /* A malformed assignment is refused before anything starts. */
 static void test_bad_assignment(void **state)
 {
@@ -373,6 +511,11 @@ int main(void)
         cmocka_unit_test(test_stdin_and_group),
         cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_crash),
+        cmocka_unit_test(test_crash_behind_shell),
+        cmocka_unit_test(test_plain_command_replaces_shell),
+        cmocka_unit_test(test_exited_while_running),
+        cmocka_unit_test(test_exited_background_holds_pipe),
+        cmocka_unit_test(test_background_ignores_term),
         cmocka_unit_test(test_not_found),
         cmocka_unit_test(test_writer_forever),
         cmocka_unit_test(test_ignores_pipe),

@@ -86,6 +86,18 @@ def group_alive(pgid):
     return False
 
 
+def blocked_with_handler(pid, sig):
+    """Whether process 'pid' has a handler for 'sig' installed and is
+    asleep in the kernel (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+    except OSError:
+        return False
+    caught = int(fields["SigCgt"].strip(), 16)
+    return bool(caught >> (sig - 1) & 1) and fields["State"].split()[0] == "S"
+
+
 def test_of(report, name):
     return next(t for t in report["tests"] if t["name"] == name)
 
@@ -504,14 +516,43 @@ class Programs(Temp):
         self.assertEqual(code, 1)     # a constant deck: bias found
         self.assertEqual(rep["seed"], 42)
 
+    def test_seed_handed_over(self):
+        # SHUFFLEBIAS_SEED is --seed as given, up to 2^63 - 1, and a fresh
+        # seed is below 2^53 (docs/own-shuffle.md says both).
+        out = os.path.join(self.dir, "seed")
+        prog = f'echo "$SHUFFLEBIAS_SEED" > {out}; echo 0 1 2'
+        for given in [["--seed", str(2**63 - 1)], []]:
+            with self.subTest(given=given):
+                code, rep, _ = run_json(["test", "--exec", prog, "--n", "3",
+                                         "--samples", "1", "--tests",
+                                         "position"] + given)
+                self.assertIsNone(rep["input"]["error"])
+                with open(out) as f:
+                    handed = int(f.read())
+                self.assertEqual(handed, rep["seed"])
+                if given:
+                    self.assertEqual(handed, 2**63 - 1)
+                else:
+                    self.assertLess(handed, 2**53)
+
     def test_early_end_crash_and_garbage(self):
         cases = [
             ("echo 0 1 2; echo 2 1 0", "exited with status 0 after 2 samples",
              "'2 1 0'", 2),
-            ("echo 0 1 2; exit 3", "exited with status 3 after 1 samples",
+            ("echo 0 1 2; exit 3", "exited with status 3 after 1 sample of",
              "'0 1 2'", 1),
-            ("echo 0 1 2; kill -SEGV $$", "killed by signal 11", "'0 1 2'",
-             1),
+            ("echo 0 1 2; kill -SEGV $$", "killed by signal 11 (SIGSEGV)",
+             "'0 1 2'", 1),
+            # A crash behind the shell: sh exits with 128 + 11, and the
+            # message says what that status means without claiming it.
+            ("echo 0 1 2; sh -c 'ulimit -c 0; kill -SEGV $$'; exit $?",
+             "exited with status 139 (a shell's report of a command "
+             "killed by signal 11, SIGSEGV) after 1 sample of the 1000",
+             "'0 1 2'", 1),
+            # Closed its output, did not exit: ended by us, said plainly.
+            ("echo 0 1 2; exec >&-; exec sleep 1000",
+             "closed its output after 1 sample of the 1000 asked for, but "
+             "did not exit, and was ended by shufflebias", "'0 1 2'", 1),
             ("echo 0 1 2; echo hello", "line 2 (sample 2)", "'hello'", 1),
             ("no-such-command-here", "could not run the command", "no line",
              0),
@@ -524,8 +565,26 @@ class Programs(Temp):
                 self.assertEqual(code, 2)
                 self.assertIn(what, err)
                 self.assertIn(last, err)
+                self.assertNotIn("was closed", err)
+                # Every message about a program names it.
+                self.assertIn(f"'{prog}'", err)
                 self.assertTrue(rep["partial"])
                 self.assertEqual(rep["samples"], counted)
+
+    def test_crash_of_a_plain_command(self):
+        # A program named alone is run in place of the shell, so its crash
+        # is reported as a crash, not as the shell's status 139.
+        path = self.write("crash", "#!/bin/sh\necho 0 1 2\nulimit -c 0\n"
+                                   "kill -SEGV $$\n")
+        os.chmod(path, 0o700)
+        code, rep, err = run_json(["test", "--exec", path, "--n", "3",
+                                   "--samples", "1000", "--tests",
+                                   "position"])
+        self.assertEqual(code, 2)
+        self.assertIn(f"the program '{path}' was killed by signal 11 "
+                      "(SIGSEGV) after 1 sample of the 1000 asked for", err)
+        self.assertEqual(rep["input"]["program_end"],
+                         "killed by signal 11 (SIGSEGV)")
 
     def test_skipped_samples_under_exec(self):
         # The program writes what it was asked for, one of them bad: with
@@ -596,6 +655,129 @@ class Programs(Temp):
         self.assertIn("interrupted", err.decode())
         with open(pidfile) as f:
             self.assertFalse(group_alive(int(f.read())))
+
+    def test_background_holder_does_not_hang(self):
+        # The shell writes one deck and exits; the background process
+        # holds the pipe for 1000 s.  The run must end soon after the
+        # shell (the 60 s timeout fires only if it waits for end-of-file
+        # again) as an input error: 1 sample of the 100 asked for.
+        pidfile = os.path.join(self.dir, "pid")
+        prog = (f"echo $$ > {pidfile}; sleep 1000 & "
+                "echo 0 1 2 3 4")
+        p = subprocess.run([CLI, "test", "--exec", prog, "--n", "5",
+                            "--samples", "100", "--json", "-"],
+                           capture_output=True, timeout=60)
+        err = p.stderr.decode()
+        self.assertEqual(p.returncode, 2)
+        rep = json.loads(p.stdout)
+        self.assertTrue(rep["partial"])
+        self.assertEqual(rep["samples"], 1)
+        self.assertIn(f"the program '{prog}' exited with status 0 after 1 "
+                      "sample of the 100 asked for", err)
+        self.assertIn("left running in the background", err)
+        self.assertIn("left running in the background",
+                      rep["input"]["program_end"])
+        with open(pidfile) as f:
+            self.assertFalse(group_alive(int(f.read())))
+
+    def test_silent_program_times_out(self):
+        # A program that writes nothing for --exec-timeout seconds is
+        # ended: an input error naming the option, with what it wrote
+        # before counted.  The subprocess timeout fires only if the
+        # limit is not kept (the program would sleep 1000 s).
+        cases = [("exec sleep 1000", [], 0),
+                 ("echo 0 1 2; exec sleep 1000", [], 1),
+                 ("echo 0 1 2; sleep 1000", [], 1),
+                 # A draw of unknown size waits for its first sample
+                 # before the run starts.
+                 ("exec sleep 1000", ["--kind", "draw"], None)]
+        for prog, extra, counted in cases:
+            with self.subTest(prog=prog, extra=extra):
+                pidfile = os.path.join(self.dir, "pid")
+                full = f"echo $$ > {pidfile}; {prog}"
+                p = subprocess.run([CLI, "test", "--exec", full, "--n", "3",
+                                    "--samples", "100", "--exec-timeout",
+                                    "1", "--json", "-"] + extra,
+                                   capture_output=True, timeout=60)
+                err = p.stderr.decode()
+                self.assertEqual(p.returncode, 2)
+                self.assertIn(f"the program '{full}' wrote nothing for 1 s",
+                              err)
+                self.assertIn("--exec-timeout", err)
+                self.assertEqual(err.count("\n"), 1)
+                if counted is not None:
+                    rep = json.loads(p.stdout)
+                    self.assertTrue(rep["partial"])
+                    self.assertEqual(rep["samples"], counted)
+                    self.assertIn("--exec-timeout",
+                                  rep["input"]["program_end"])
+                with open(pidfile) as f:
+                    self.assertFalse(group_alive(int(f.read())))
+
+    def test_exec_timeout_option(self):
+        # 0 is no limit; a value that is no whole number of seconds, and
+        # the option without --exec, are usage errors.
+        code, rep, _ = run_json(["test", "--exec", "echo 0 1 2",
+                                 "--exec-timeout", "0", "--n", "3",
+                                 "--samples", "1", "--tests", "position"])
+        self.assertEqual(code, 0)
+        self.assertEqual(rep["samples"], 1)
+        for args, what in [(["--exec", "true", "--exec-timeout", "-1"],
+                            "invalid --exec-timeout '-1'"),
+                           (["--exec", "true", "--exec-timeout", "1.5"],
+                            "invalid --exec-timeout '1.5'"),
+                           (["--exec", "true", "--exec-timeout", "x"],
+                            "invalid --exec-timeout 'x'"),
+                           (["--input", "-", "--exec-timeout", "5"],
+                            "--exec-timeout goes with --exec"),
+                           (["fisher-yates", "--exec-timeout", "5"],
+                            "--exec-timeout goes with --exec")]:
+            with self.subTest(args=args):
+                code, _, err = run(["test"] + args, stdin=b"")
+                self.assertEqual(code, 2)
+                self.assertIn(what, err)
+
+    def test_interrupt_while_waiting_for_a_fifo_writer(self):
+        # open() of a FIFO blocks until a writer comes.  Once shufflebias
+        # has its SIGINT handler (SigCgt in /proc) and sleeps in the
+        # kernel (state S: nothing else blocks before the open), SIGINT
+        # must end it like any other interrupt: 130 and an empty partial
+        # report, not an error.  Nobody ever writes to the FIFO, so a
+        # regression hangs until the 60 s timeout.
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        p = subprocess.Popen([CLI, "test", "--input", fifo, "--n", "5",
+                              "--json", "-"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        while not blocked_with_handler(p.pid, signal.SIGINT):
+            pass
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        err = err.decode()
+        self.assertEqual(p.returncode, 130, err)
+        self.assertNotIn("Interrupted system call", err)
+        self.assertIn("interrupted", err)
+        rep = json.loads(out)
+        self.assertTrue(rep["partial"])
+        self.assertEqual(rep["samples"], 0)
+
+    def test_interrupt_before_the_first_sample_names_the_program(self):
+        # A draw of unknown size waits for the first sample before the run
+        # starts; SIGINT then ends it with 130 and a message naming the
+        # program.  The program says through a FIFO that it has started.
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        prog = f"echo ready > {fifo}; exec sleep 1000"
+        p = subprocess.Popen([CLI, "test", "--exec", prog, "--n", "5",
+                              "--kind", "draw"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        with open(fifo) as f:
+            self.assertEqual(f.read().strip(), "ready")
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 130)
+        self.assertIn(f"interrupted before the program '{prog}' wrote its "
+                      "first sample", err.decode())
 
     def test_program_dies_with_a_killed_shufflebias(self):
         # SIGKILL gives shufflebias no time to end its program; the kernel

@@ -1264,6 +1264,56 @@ static void stop_flag_ends_a_silent_read(void **state)
     close(fds[1]);
 }
 
+/* What the waiting hook below was asked, and answers. */
+typedef struct hook_log {
+    int calls;
+    uint64_t bytes;
+    int answer;       /* given from the second call on (WAIT before) */
+} hook_log;
+
+static int hook(void *ctx, uint64_t bytes_read)
+{
+    hook_log *h = ctx;
+    h->bytes = bytes_read;
+    return h->calls++ == 0 ? SB_INPUT_WAIT : h->answer;
+}
+
+/* The 'waiting' hook is asked while a pipe stays silent, with the bytes
+   read so far: SB_INPUT_WAIT waits on, SB_INPUT_END ends the input there
+   (the samples read are returned, then end-of-input), SB_INPUT_STOP
+   stops as the stop flag does (not the end).  The write end stays open
+   throughout: without the hook the read would never return. */
+static void waiting_hook_ends_or_stops_a_silent_read(void **state)
+{
+    (void)state;
+    const int answers[2] = { SB_INPUT_END, SB_INPUT_STOP };
+    for (int i = 0; i < 2; i++) {
+        int fds[2];
+        assert_int_equal(pipe(fds), 0);
+        assert_int_equal(write(fds[1], "0 1 2\n2 1 0\n", 12), 12);
+        hook_log h = { .answer = answers[i] };
+        const sb_input_spec spec = {
+            .format = SB_FORMAT_TEXT,
+            .shape = { .kind = SB_KIND_PERMUTATION, .n = 3, .len = 3 },
+            .waiting = hook, .waiting_ctx = &h,
+        };
+        sb_input *in;
+        char err[256];
+        assert_int_equal(sb_input_open_fd(&in, &spec, fds[0], err,
+                                          sizeof err), SB_OK);
+        sb_card out[9];
+        size_t got = 99;
+        assert_int_equal(sb_input_read(in, out, 3, &got), SB_OK);
+        assert_int_equal(got, 2);
+        assert_int_equal(h.calls, 2);
+        assert_int_equal(h.bytes, 12);
+        assert_int_equal(sb_input_eof(in), answers[i] == SB_INPUT_END);
+        sb_input_close(in);
+        close(fds[0]);
+        close(fds[1]);
+    }
+}
+
 /* A descriptor that cannot be read (a directory): SB_EIO, said so, and
    kept. */
 static void a_read_error_is_reported(void **state)
@@ -1737,6 +1787,7 @@ int main(void)
         cmocka_unit_test(errors_deep_in_a_pipe),
         cmocka_unit_test(an_endless_line_is_refused),
         cmocka_unit_test(stop_flag_ends_a_silent_read),
+        cmocka_unit_test(waiting_hook_ends_or_stops_a_silent_read),
         cmocka_unit_test(a_read_error_is_reported),
         cmocka_unit_test(messages_escape_what_they_quote),
         cmocka_unit_test(messages_name_the_input),
