@@ -106,6 +106,8 @@ int sb_render_text(FILE *f, const sb_report *rep)
             !run->partial ? ""
             : run->input && run->input->error[0]
             ? " - PARTIAL, the input went wrong (below)"
+            : run->bad_sample[0]
+            ? " - PARTIAL, a sample was not valid (below)"
             : run->merged_files
             ? " - PARTIAL, the files hold fewer samples than their runs asked"
             : " - PARTIAL, the run was interrupted");

@@ -563,9 +563,15 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         && sb_cli_set_params(t, o.params, o.n_params, &cfg.args) == 0
         && same_params(&o, o.resume ? &resumed : NULL, t, &cfg.args) == 0
         && sb_cli_run(&cfg, o.tests, o.quiet, o.escalate, &keep, &rep) == 0) {
-        code = sb_cli_report(&rep, o.json, o.quiet, exit_code(&rep));
+        /* A plug-in's bad sample: exit 2, the partial report kept. */
+        const int bad = rep.run.bad_sample[0] != '\0';
+        code = sb_cli_report(&rep, o.json, o.quiet,
+                             bad ? SB_EXIT_USAGE : exit_code(&rep));
         const int saved = o.state && !keep.save_failed;
-        if (rep.run.partial)
+        if (bad)
+            sb_cli_error("--plugin %s: %s", o.plugin ? o.plugin : t->name,
+                         rep.run.bad_sample);
+        else if (rep.run.partial)
             sb_cli_error("interrupted: the report covers the %" PRIu64
                          " samples done of %" PRIu64 "%s%s", rep.run.done,
                          rep.run.samples, saved ? "; go on with "

@@ -62,6 +62,10 @@ typedef struct sb_run_info {
                                   input went wrong */
     int feed_status;           /* SB_OK, or the status of an input that
                                   went wrong (then partial is set) */
+    /* A sample of the algorithm that was not of its kind, or that wrote
+       past its buffer (a plug-in's): its number, what is wrong and its
+       values; it ended the run (partial is set).  "" otherwise. */
+    char bad_sample[2 * SB_INPUT_MSG];
     const char *tally_name;    /* what the algorithm measured per sample
                                   ("passes"), NULL for nothing */
     sb_tally tally;            /* its tally over the samples done */
