@@ -219,7 +219,7 @@ static int check_path(const sb_enum_config *cfg, const walk *k,
 {
     char why[320], draws[160], name[192];
     if (sb_sample_guard_intact(out + shape->len)
-        && (k->cut || k->status != SB_OK
+        && (k->cut || k->dead || k->status != SB_OK
             || sb_sample_check(shape, out, why, sizeof why) == SB_OK))
         return SB_OK;
     if (!sb_sample_guard_intact(out + shape->len))
