@@ -234,31 +234,37 @@ static int make_checked(pool *p, worker *w, void *state, sb_src *src,
             return SB_EINVAL;
         }
     }
-    for (size_t k = 0; k < b; k++) {
-        sb_card *out = w->block + k * len;
-        if (!cfg->alg->run_block || src->ops != NULL) {
+    /* The samples made, whose guard words held: checked together. */
+    size_t made = b;
+    if (!cfg->alg->run_block || src->ops != NULL)
+        for (size_t k = 0; k < b; k++) {
+            sb_card *out = w->block + k * len;
             sb_src_begin_sample(src);
             sb_sample_guard_set(out + len);
             rc = cfg->alg->run(state, &cfg->args, src, out);
-            if (rc != SB_OK) {
-                w->at = first + k;
-                return rc;
-            }
-            if (!sb_sample_guard_intact(out + len)) {
-                w->at = first + k;
-                snprintf(w->bad, sizeof w->bad, "wrote past the end of its "
-                         "sample buffer (%zu values)", len);
-                return SB_EINVAL;
+            if (rc != SB_OK || !sb_sample_guard_intact(out + len)) {
+                made = k;
+                break;
             }
         }
-        if (sb_sample_check(&p->shape, out, why, sizeof why) != SB_OK) {
-            w->at = first + k;
-            snprintf(w->bad, sizeof w->bad, "%s", why);
-            return SB_EINVAL;
-        }
-        *good = k + 1;
+    size_t bad;
+    if (sb_samples_check(&p->shape, w->block, made, &bad, why, sizeof why)
+        != SB_OK) {
+        /* The first bad sample of the block, before any that failed. */
+        w->at = first + bad;
+        *good = bad;
+        snprintf(w->bad, sizeof w->bad, "%s", why);
+        return SB_EINVAL;
     }
-    return SB_OK;
+    *good = made;
+    if (made == b)
+        return SB_OK;
+    w->at = first + made;
+    if (rc != SB_OK)
+        return rc;
+    snprintf(w->bad, sizeof w->bad, "wrote past the end of its sample "
+             "buffer (%zu values)", len);
+    return SB_EINVAL;
 }
 
 /* Make chunk 'c' on thread 'w', counting it when 'count'.  SB_OK when

@@ -44,6 +44,14 @@ int sb_shape_check(const sb_shape *shape, char *why, size_t len);
 int sb_sample_check(const sb_shape *shape, const sb_card *s, char *why,
                     size_t len);
 
+/* sb_sample_check on 'count' samples stored one after another: SB_OK, or
+   SB_EINVAL with *bad the index of the first bad one and 'why' as
+   sb_sample_check words it.  The runner's call, once per block: the
+   common case (a permutation or a draw of at most 64 cards) is one loop
+   over the block. */
+int sb_samples_check(const sb_shape *shape, const sb_card *s, size_t count,
+                     size_t *bad, char *why, size_t len);
+
 /* Words of the guard region after a checked sample buffer. */
 #define SB_SAMPLE_GUARD 4u
 

@@ -151,6 +151,76 @@ static void shapes(void **state)
     }
 }
 
+/* sb_samples_check, whose common case is a vector loop over a block:
+   blocks of 64 samples of every length from 1 to 64 cards (so every
+   vector width and every overlapping tail), each block with at most one
+   sample spoiled at a random place in a random way, must be judged as
+   sb_sample_check judges its samples one by one.  Fixed seed. */
+static void blocks_agree_with_one_by_one(void **state)
+{
+    (void)state;
+    enum { COUNT = 64 };
+    static sb_card block[COUNT * 64];
+    sb_src src;
+    sb_src_fast(&src, 2024, 0);
+    for (size_t n = 1; n <= 64; n++) {
+        for (int kind = 0; kind < 2; kind++) {
+            /* A permutation of n, or a draw of about half of it. */
+            const size_t len = kind == 0 ? n : (n + 1) / 2;
+            const sb_shape shape = { kind == 0 ? SB_KIND_PERMUTATION
+                                               : SB_KIND_DRAW, n, len, 0 };
+            for (int trial = 0; trial < 40; trial++) {
+                for (size_t k = 0; k < COUNT; k++) {
+                    sb_card deck[64];
+                    for (size_t i = 0; i < n; i++)
+                        deck[i] = (sb_card)i;
+                    for (size_t i = n; i-- > 1;) {
+                        const size_t j = (size_t)sb_below(&src, i + 1);
+                        const sb_card t = deck[i];
+                        deck[i] = deck[j];
+                        deck[j] = t;
+                    }
+                    memcpy(block + k * len, deck, len * sizeof *deck);
+                }
+                /* Spoil one value of one sample (or none, one trial in
+                   five): a card twice, n, 63, 64, 65535, or n + 32 (one
+                   the second half-word of a vector lane would take for a
+                   valid card). */
+                const size_t victim = (size_t)sb_below(&src, COUNT);
+                const size_t at = (size_t)sb_below(&src, len);
+                const sb_card spoil[6] = {
+                    block[victim * len + (at + 1) % len], (sb_card)n, 63,
+                    64, 65535, (sb_card)(n + 32)
+                };
+                const unsigned how = (unsigned)sb_below(&src, 8);
+                if (how < 6)
+                    block[victim * len + at] = spoil[how];
+                size_t want = COUNT;
+                for (size_t k = 0; k < COUNT && want == COUNT; k++)
+                    if (sb_sample_check(&shape, block + k * len, NULL, 0)
+                        != SB_OK)
+                        want = k;
+                size_t bad = COUNT;
+                char why[256];
+                const int rc = sb_samples_check(&shape, block, COUNT, &bad,
+                                                why, sizeof why);
+                if ((rc == SB_OK) != (want == COUNT)
+                    || (rc != SB_OK && bad != want))
+                    print_error("n = %zu, len = %zu: block says %d at %zu, "
+                                "one by one %zu\n", n, len, rc, bad, want);
+                assert_int_equal(rc == SB_OK, want == COUNT);
+                if (rc != SB_OK) {
+                    assert_int_equal(bad, want);
+                    char one[256];
+                    sb_sample_check(&shape, block + want * len, one,
+                                    sizeof one);
+                    assert_string_equal(why, one);
+                }
+            }
+        }
+    }
+}
+
 static void guard_words(void **state)
 {
     (void)state;
@@ -214,6 +284,7 @@ int main(void)
         cmocka_unit_test(draws),
         cmocka_unit_test(deals),
         cmocka_unit_test(shapes),
+        cmocka_unit_test(blocks_agree_with_one_by_one),
         cmocka_unit_test(guard_words),
         cmocka_unit_test(builtins_pass),
     };
