@@ -242,9 +242,11 @@ static uint64_t card_bits_avx512(const sb_card *s, size_t len)
 
 /* card_bits_avx512 for samples of at least 32 cards: 32 at a time, read
    as 16 pairs of cards in 32-bit lanes (the low card and the high one
-   shifted into place separately), the four shifts ORed in two steps. */
+   shifted into place separately), the four shifts ORed in two steps.
+   Returns the 8 words whose OR is the sample's word, so that two
+   samples can share the last steps (first_bad_avx512). */
 __attribute__((target("avx512f,popcnt")))
-static uint64_t card_bits_avx512_32(const sb_card *s, size_t len)
+static inline __m512i card_words_avx512_32(const sb_card *s, size_t len)
 {
     const __m512i one = _mm512_set1_epi32(1), flip = _mm512_set1_epi32(32);
     const __m512i low = _mm512_set1_epi32(0xffff);
@@ -264,9 +266,8 @@ static uint64_t card_bits_avx512_32(const sb_card *s, size_t len)
         if (i + 32 >= len)
             break;
     }
-    const __m512i w = _mm512_or_si512(_mm512_unpacklo_epi32(lo, hi),
-                                      _mm512_unpackhi_epi32(lo, hi));
-    return (uint64_t)_mm512_reduce_or_epi64(w);
+    return _mm512_or_si512(_mm512_unpacklo_epi32(lo, hi),
+                           _mm512_unpackhi_epi32(lo, hi));
 }
 
 /* first_bad_avx2 with AVX-512, for samples of at least 16 cards. */
@@ -275,9 +276,30 @@ static size_t first_bad_avx512(const sb_card *s, size_t count, size_t len,
                                size_t n)
 {
     const uint64_t above = n == 64 ? 0 : ~(uint64_t)0 << n;
-    for (size_t k = 0; k < count; k++, s += len) {
-        const uint64_t bits = len >= 32 ? card_bits_avx512_32(s, len)
-                                        : card_bits_avx512(s, len);
+    size_t k = 0;
+    if (len >= 32)
+        /* Two samples at a time: their words reduced together, sample
+           k in the low word of each 128-bit lane, k + 1 in the high. */
+        for (; k + 2 <= count; k += 2, s += 2 * len) {
+            const __m512i wa = card_words_avx512_32(s, len);
+            const __m512i wb = card_words_avx512_32(s + len, len);
+            const __m512i u = _mm512_or_si512(_mm512_unpacklo_epi64(wa, wb),
+                                              _mm512_unpackhi_epi64(wa, wb));
+            const __m256i v = _mm256_or_si256(
+                _mm512_castsi512_si256(u), _mm512_extracti64x4_epi64(u, 1));
+            const __m128i x = _mm_or_si128(_mm256_castsi256_si128(v),
+                                           _mm256_extracti128_si256(v, 1));
+            const uint64_t a = (uint64_t)_mm_cvtsi128_si64(x);
+            const uint64_t b = (uint64_t)_mm_extract_epi64(x, 1);
+            if ((a & above) || (size_t)__builtin_popcountll(a) != len)
+                return k;
+            if ((b & above) || (size_t)__builtin_popcountll(b) != len)
+                return k + 1;
+        }
+    for (; k < count; k++, s += len) {
+        const uint64_t bits = len >= 32
+            ? (uint64_t)_mm512_reduce_or_epi64(card_words_avx512_32(s, len))
+            : card_bits_avx512(s, len);
         if ((bits & above) || (size_t)__builtin_popcountll(bits) != len)
             return k;
     }
