@@ -25,7 +25,8 @@
 #include "shufflebias/status.h"
 #include "algorithms/deck.h"
 
-#define RAND_VALUES 32768u   /* a 15-bit rand(): RAND_MAX = 32767 */
+#define RAND_BITS 15u        /* a 15-bit rand(): RAND_MAX = 32767 */
+#define RAND_VALUES 32768u
 
 /* Scratch space for the m residue weights of one draw. */
 static int init(void **state, const sb_shuffle_args *a)
@@ -41,9 +42,8 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     sb_deck_identity(out, a->n);
     for (size_t i = a->n; i-- > 1;) {
         const size_t m = i + 1;
-        const uint64_t q = RAND_VALUES / m, rem = RAND_VALUES % m;
         for (size_t r = 0; r < m; r++)
-            w[r] = q + (r < rem);
+            w[r] = sb_rand_mod_weight(RAND_BITS, m, r);
         sb_deck_swap(out, i, sb_weighted(src, w, m));
     }
     return SB_OK;

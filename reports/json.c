@@ -116,6 +116,8 @@ json_t *sb_report_json(const sb_report *rep)
         json_object_set_new(root, "plugin", json_string(run->plugin));
     if (run->input)
         json_object_set_new(root, "input", input_object(run->input));
+    if (run->bad_sample[0])
+        json_object_set_new(root, "bad_sample", json_string(run->bad_sample));
     json_object_set_new(root, "params", sb_params_json(run->params));
     json_object_set_new(root, "kind", json_string(sb_kind_str(run->kind)));
     if (run->literature)

@@ -17,6 +17,8 @@ static const char *run_error(const sb_run_info *run)
 {
     if (run->input && run->input->error[0])
         return run->input->error;
+    if (run->bad_sample[0])
+        return run->bad_sample;
     return run->error;
 }
 

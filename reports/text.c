@@ -48,10 +48,12 @@ static int render_summary(FILE *f, const sb_report *rep);
 
 int sb_render_text(FILE *f, const sb_report *rep)
 {
-    /* After an input error, the message and what was counted before it:
-       a table of statistics that could not judge so few samples would
-       only hide it (the JSON report keeps the whole partial report). */
-    if (rep->run.input && rep->run.input->error[0])
+    /* After an input error or a plug-in's bad sample, the message and
+       what was counted before it: a table of statistics that could not
+       judge so few samples would only hide it (the JSON report keeps the
+       whole partial report). */
+    if ((rep->run.input && rep->run.input->error[0])
+        || rep->run.bad_sample[0])
         return render_summary(f, rep);
     fprintf(f, "%-18s %12s %8s  %-10s  %-10s  %s\n", "statistic", "value",
             "df", "p-value", "p (Holm)", "verdict");
@@ -121,7 +123,7 @@ static int render_summary(FILE *f, const sb_report *rep)
         fprintf(f, "verdict: %s (the input went wrong, below, after %"
                 PRIu64 " good samples; --json keeps their tables)\n", top,
                 run->done);
-    else if (strcmp(top, v) != 0 && run->partial && !run->error)
+    else if (strcmp(top, v) != 0 && strcmp(top, "incomplete") == 0)
         fprintf(f, "\nverdict: %s (the run was interrupted; on the %" PRIu64
                 " samples counted: %s)\n", top, run->done, v);
     else if (strcmp(top, v) != 0)

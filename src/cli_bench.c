@@ -63,6 +63,8 @@ static const char usage[] =
     "                            52, 1000 (the reference of every ratio)\n"
     "  ALG                       sb_run with no statistic, 1 thread\n"
     "  ALG + position            sb_run counting the position statistic\n"
+    "  ALG + position, checked   the same with every sample checked for its\n"
+    "                            kind, as a plug-in's are (n = 52)\n"
     "  ALG + battery             the default battery on 52 cards, 1 thread\n"
     "                            and 2 threads\n"
     "  exact naive-swap          exact mode at 8 cards: ns per path (8^8\n"
@@ -121,6 +123,9 @@ static const char usage[] =
 #define TARGET_POSITION_RATIO (1.0 / 6.0)
 #define TARGET_SPEEDUP 1.8
 #define TARGET_PER_CORE 1e6
+/* Issue 15: checking every sample of a plug-in costs under 5% of
+   fisher-yates + position at 52 cards. */
+#define TARGET_CHECK_COST 0.05
 
 /* The deck sizes of the sampling rows. */
 static const size_t sizes[] = { 3, 52, 1000 };
@@ -130,11 +135,13 @@ typedef enum row_kind {
     ROW_BARE,        /* sb_run, no statistic */
     ROW_POSITION,    /* sb_run, the position statistic */
     ROW_BATTERY,     /* sb_run, the default battery */
-    ROW_EXACT        /* sb_enumerate, every path */
+    ROW_EXACT,       /* sb_enumerate, every path */
+    ROW_CHECKED      /* sb_run, the position statistic, every sample
+                        checked as a plug-in's is */
 } row_kind;
 
 static const char *const kind_names[] = {
-    "gsl", "bare", "position", "battery", "exact"
+    "gsl", "bare", "position", "battery", "exact", "checked"
 };
 
 typedef struct bench_row {
@@ -283,6 +290,10 @@ static bench_row *add_row(bench *b, row_kind kind, const sb_shuffle_type *t,
     case ROW_EXACT:
         snprintf(r->name, sizeof r->name, "exact %s", t->name);
         break;
+    case ROW_CHECKED:
+        snprintf(r->name, sizeof r->name, "%s + position, checked",
+                 t->name);
+        break;
     }
     return r;
 }
@@ -304,6 +315,12 @@ static void add_alg_rows(bench *b, const sb_shuffle_type *t, size_t n,
         bench_row *r = add_row(b, ROW_POSITION, t, &args, 1, gsl);
         r->stats[0] = &sb_stat_position;
         r->n_stats = 1;
+        /* What checking every sample (as a plug-in's are) adds to it. */
+        if (n == 52) {
+            r = add_row(b, ROW_CHECKED, t, &args, 1, gsl);
+            r->stats[0] = &sb_stat_position;
+            r->n_stats = 1;
+        }
     } else {
         skip(b, "%s + position: %s", t->name, why);
     }
@@ -413,6 +430,7 @@ static int time_run(const bench *b, const bench_row *r, uint64_t count,
         .n_stats = r->n_stats,
         .threads = r->threads,
         .stop = b->stop,
+        .check_samples = r->kind == ROW_CHECKED,
     };
     sb_report rep;
     const double t0 = mono_now();
@@ -649,7 +667,7 @@ typedef struct target {
     int met;
 } target;
 
-#define TARGETS_MAX 4
+#define TARGETS_MAX 5
 
 /* The targets whose rows were run (all four with fisher-yates among the
    algorithms). */
@@ -658,6 +676,7 @@ static size_t targets(const bench *b, target *t)
     size_t m = 0;
     const bench_row *bare = find_row(b, ROW_BARE, 52, 1);
     const bench_row *pos = find_row(b, ROW_POSITION, 52, 1);
+    const bench_row *checked = find_row(b, ROW_CHECKED, 52, 1);
     const battery_figures f = battery(b);
     if (bare)
         t[m++] = (target){ "fisher-yates n=52 bare: time / GSL's",
@@ -667,6 +686,12 @@ static size_t targets(const bench *b, target *t)
         t[m++] = (target){ "fisher-yates n=52 + position: time / GSL's",
                            "at most", TARGET_POSITION_RATIO, pos->ratio,
                            pos->ratio <= TARGET_POSITION_RATIO };
+    if (pos && checked) {
+        const double cost = checked->median / pos->median - 1.0;
+        t[m++] = (target){ "fisher-yates n=52: cost of checking samples",
+                           "at most", TARGET_CHECK_COST, cost,
+                           cost <= TARGET_CHECK_COST };
+    }
     if (f.one && f.two) {
         t[m++] = (target){ "battery n=52: 2-thread speed-up", "at least",
                            TARGET_SPEEDUP, f.speedup,
@@ -882,8 +907,8 @@ int sb_cmd_bench(const sb_cli *cli, int argc, char **argv)
         return SB_EXIT_USAGE;
     }
     /* At most: 4 GSL rows, the exact row, and per algorithm 2 rows at
-       each of 3 sizes plus the battery's. */
-    const size_t cap = 5 + n_algs * (2 * 3 + BATTERY_THREADS);
+       each of 3 sizes, the checked row and the battery's. */
+    const size_t cap = 5 + n_algs * (2 * 3 + 1 + BATTERY_THREADS);
     bench b = { .rounds = o.rounds, .quick = o.quick, .stop = cli->stop,
                 .progress = !o.quiet && isatty(STDERR_FILENO) };
     b.rows = calloc(cap, sizeof *b.rows);

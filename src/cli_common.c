@@ -22,6 +22,7 @@
 #include "src/external.h"
 #include "src/plugin.h"
 #include "src/runner.h"
+#include "src/sample_check.h"
 #include "src/state.h"
 #include "stats/registry.h"
 
@@ -593,6 +594,16 @@ int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
     }
     sb_shape shape;
     sb_shuffle_shape(t, &cfg->args, &shape);
+    /* A plug-in may declare a shape no sample can have (no hands, a
+       sample_len of 0): said before a statistic is fitted to it. */
+    if (sb_shape_check(&shape, why, sizeof why) != SB_OK) {
+        if (cfg->plugin)
+            sb_cli_error("plug-in '%s': shuffle '%s' %s", cfg->plugin,
+                         t->name, why);
+        else
+            sb_cli_error("'%s' %s", t->name, why);
+        return -1;
+    }
     const sb_stat_type *stats[RUN_STATS_MAX];
     if (sb_cli_stats(tests, &shape, stats, RUN_STATS_MAX, &cfg->n_stats) != 0)
         return -1;
@@ -634,7 +645,11 @@ int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
     cfg->resume = NULL;
     cfg->checkpoint = NULL;
     if (rc != SB_OK) {
-        sb_cli_error("%s: %s", t->name, err);
+        /* A plug-in's errors name it, its path and the sample already. */
+        if (cfg->plugin)
+            sb_cli_error("%s", err);
+        else
+            sb_cli_error("%s: %s", t->name, err);
         return -1;
     }
     return 0;

@@ -240,6 +240,7 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
 {
     sb_enum_config cfg = {
         .alg = t,
+        .plugin = o->plugin,
         .args = { .n = (size_t)o->n },
         .max_paths = o->max_paths,
         .max_depth = (size_t)o->max_depth,

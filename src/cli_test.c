@@ -659,9 +659,15 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         /* A run whose state was lost failed, whatever its counts say. */
         if (o.state && keep.save_failed)
             rep.run.error = keep.save_error;
-        code = sb_cli_report(&rep, o.json, o.quiet, exit_code(&rep));
+        /* A plug-in's bad sample: exit 2, the partial report kept. */
+        const int bad = rep.run.bad_sample[0] != '\0';
+        code = sb_cli_report(&rep, o.json, o.quiet,
+                             bad ? SB_EXIT_USAGE : exit_code(&rep));
         const int saved = o.state && !keep.save_failed;
-        if (rep.run.partial)
+        if (bad)
+            sb_cli_error("--plugin %s: %s", o.plugin ? o.plugin : t->name,
+                         rep.run.bad_sample);
+        else if (rep.run.partial)
             sb_cli_error("interrupted: the report covers the %" PRIu64
                          " samples done of %" PRIu64 "%s%s", rep.run.done,
                          rep.run.samples, saved ? "; go on with "

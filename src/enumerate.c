@@ -24,7 +24,9 @@
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
+#include "src/plugin.h"
 #include "src/runner.h"
+#include "src/sample_check.h"
 #include "stats/exact.h"
 
 typedef struct walk {
@@ -38,6 +40,7 @@ typedef struct walk {
     int cut;               /* this run went past max_depth */
     int dead;              /* this run took a branch of weight 0 */
     int status;            /* first error of this walk */
+    int run_status;        /* what run() returned, when not SB_OK */
     const char *why;       /* what the error was */
     jmp_buf abandon;       /* where a cut or refused run is left from */
 } walk;
@@ -167,10 +170,66 @@ static void run_path(const sb_shuffle_type *t, void *state,
                      const sb_shuffle_args *args, sb_src *src, sb_card *out)
 {
     walk *k = src->impl;
-    if (setjmp(k->abandon) == 0 && t->run(state, args, src, out) != SB_OK) {
+    if (setjmp(k->abandon) == 0
+        && (k->run_status = t->run(state, args, src, out)) != SB_OK) {
         k->status = SB_EINVAL;
         k->why = "the algorithm reported an error on one of its paths";
     }
+}
+
+/* "plug-in 'PATH': shuffle 'NAME'" or "'NAME'": who the errors blame. */
+static void who(const sb_enum_config *cfg, char *buf, size_t len)
+{
+    if (cfg->plugin)
+        snprintf(buf, len, "plug-in '%s': shuffle '%s'", cfg->plugin,
+                 cfg->alg->name);
+    else
+        snprintf(buf, len, "'%s'", cfg->alg->name);
+}
+
+/* The current path as its draws, "branch/of branch/of ...", as much as
+   fits in 'buf'. */
+static void path_draws(const walk *k, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (k->len == 0) {
+        snprintf(buf, len, "(no draw)");
+        return;
+    }
+    for (size_t d = 0; d < k->len; d++) {
+        const int w = snprintf(buf + used, len - used, "%s%llu/%llu",
+                               d ? " " : "",
+                               (unsigned long long)k->choice[d],
+                               (unsigned long long)k->radix[d]);
+        if (w < 0 || used + (size_t)w + 5 >= len) {
+            snprintf(buf + used, len - used, " ...");
+            return;
+        }
+        used += (size_t)w;
+    }
+}
+
+/* After a run along the current path: its guard words intact and - when
+   the path ended - its sample of its kind.  SB_OK, or SB_EINVAL with the
+   path's draws and what it wrote in 'err'. */
+static int check_path(const sb_enum_config *cfg, const walk *k,
+                      const sb_shape *shape, const sb_card *out, char *err,
+                      size_t len)
+{
+    char why[320], draws[160], name[192];
+    if (sb_sample_guard_intact(out + shape->len)
+        && (k->cut || k->dead || k->status != SB_OK
+            || sb_sample_check(shape, out, why, sizeof why) == SB_OK))
+        return SB_OK;
+    if (!sb_sample_guard_intact(out + shape->len))
+        snprintf(why, sizeof why, "wrote past the end of its sample buffer "
+                 "(%zu values)", shape->len);
+    who(cfg, name, sizeof name);
+    path_draws(k, draws, sizeof draws);
+    snprintf(err, len, "%s cannot be enumerated: the path of draws %s (each "
+             "draw as branch/branches): %s", name, draws, why);
+    return SB_EINVAL;
 }
 
 static void describe(const sb_enum_config *cfg, sb_exact_report *rep,
@@ -218,12 +277,27 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
     }
     sb_shape shape;
     sb_shuffle_shape(t, &cfg->args, &shape);
+    char why[768], name[192];
+    if (sb_shape_check(&shape, why, sizeof why) != SB_OK) {
+        who(cfg, name, sizeof name);
+        snprintf(err, len, "%s %s", name, why);
+        return SB_EINVAL;
+    }
+    if (cfg->plugin) {
+        int prc = sb_plugin_probe(t, &cfg->args, 1, why, sizeof why);
+        if (prc != SB_OK) {
+            who(cfg, name, sizeof name);
+            snprintf(err, len, "%s %s", name, why);
+            return prc;
+        }
+    }
     describe(cfg, rep, &shape);
 
     walk *k = calloc(1, sizeof *k);
     sb_exact_acc *acc = NULL;
     void *state = NULL;
-    sb_card *out = malloc(shape.len * sizeof *out);
+    /* Room for the guard words after the sample. */
+    sb_card *out = malloc((shape.len + SB_SAMPLE_GUARD) * sizeof *out);
     const size_t depth = cfg->max_depth ? cfg->max_depth
                        : t->exact_depth ? t->exact_depth
                        : SB_ENUM_MAX_DEPTH_DEFAULT;
@@ -261,10 +335,27 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
             goto done;
         }
         k->depth = 0;
+        k->run_status = SB_OK;
         k->cut = k->dead = 0;
         if (t->reset)
             t->reset(state, &cfg->args);
+        sb_sample_guard_set(out + shape.len);
         run_path(t, state, &cfg->args, &src, out);
+        rc = check_path(cfg, k, &shape, out, err, len);
+        if (rc != SB_OK)
+            goto done;
+        if (k->status != SB_OK && k->run_status != SB_OK) {
+            /* Which path, and what run() said. */
+            char draws[160];
+            rc = k->status;
+            who(cfg, name, sizeof name);
+            path_draws(k, draws, sizeof draws);
+            snprintf(err, len, "%s cannot be enumerated: its run() returned "
+                     "status %d (%s) on the path of draws %s (each draw as "
+                     "branch/branches)", name, k->run_status,
+                     sb_status_str(k->run_status), draws);
+            goto done;
+        }
         if (k->status != SB_OK) {
             rc = k->status;
             snprintf(err, len, "'%s' cannot be enumerated: %s%s%s%s", t->name,

@@ -25,6 +25,10 @@
 typedef struct sb_enum_config {
     const sb_shuffle_type *alg;
     sb_shuffle_args args;
+    /* The plug-in 'alg' comes from (its path), NULL for a built-in: its
+       draws must be the source's alone (sb_plugin_probe) before it is
+       walked, and its errors name it. */
+    const char *plugin;
     uint64_t max_paths;       /* path budget */
     size_t max_depth;         /* draws per path before it is cut; 0 for
                                  the algorithm's exact_depth, or else
@@ -41,7 +45,9 @@ typedef struct sb_enum_config {
    algorithm), SB_ENOTSUP (the algorithm cannot be enumerated: a
    unit() draw, a draw of 64 bits, a refusal), SB_ERANGE (over the path
    budget, before starting when the tree size is known), SB_EINVAL (the
-   algorithm made different draws on the same path), SB_ENOMEM.  An
+   algorithm made different draws on the same path, or a path's sample
+   is not of its kind or ran past its buffer: every sample is checked, so
+   that no shape is certified that was not made), SB_ENOMEM.  An
    interrupted walk returns SB_OK with rep->partial set and the rest of the
    mass reported unexplored. */
 int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,

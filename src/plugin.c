@@ -28,6 +28,8 @@
 #include "algorithms/registry.h"
 #include "shufflebias/plugin.h"
 #include "shufflebias/status.h"
+#include "src/rng.h"
+#include "src/sample_check.h"
 
 /* A list longer than this has lost its NULL end (SB_PLUGIN always writes
    one, a hand-made list might not): refuse it rather than read on. */
@@ -348,4 +350,92 @@ void sb_plugin_close(sb_plugin_handle *h)
         return;
     dlclose(h->dl);
     free(h);
+}
+
+/* ---- does it draw from the source alone? ------------------------------ */
+
+/* What the refusals of sb_plugin_probe say to do instead. */
+#define PROBE_FIX "draw through sb_below, sb_bits or sb_rand_mod (for " \
+    "rand() %% k), or, for a program with its own generator, use --exec"
+
+/* The first SB_PLUGIN_PROBE_SAMPLES samples of 't' from 'seed', into
+   'out' (room for them and the guard words), from a fresh state; *drew
+   set when the source's state moved.  SB_OK or a status with 'why'. */
+static int probe_once(const sb_shuffle_type *t, const sb_shuffle_args *a,
+                      size_t slen, uint64_t seed, sb_card *out, int *drew,
+                      char *why, size_t len)
+{
+    void *state = NULL;
+    if (t->init && t->init(&state, a) != SB_OK) {
+        snprintf(why, len, "could not make its state (init failed)");
+        return SB_ENOMEM;
+    }
+    if (t->reset)
+        t->reset(state, a);
+    sb_src src;
+    sb_src_fast(&src, seed, 0);
+    uint64_t before[4];
+    memcpy(before, src.s, sizeof before);
+    int rc = SB_OK;
+    for (size_t k = 0; k < SB_PLUGIN_PROBE_SAMPLES && rc == SB_OK; k++) {
+        sb_card *s = out + k * slen;
+        sb_sample_guard_set(s + slen);
+        rc = t->run(state, a, &src, s);
+        if (rc != SB_OK)
+            snprintf(why, len, "returned status %d (%s) from run() at sample "
+                     "%zu", rc, sb_status_str(rc), k + 1);
+        else if (!sb_sample_guard_intact(s + slen)) {
+            snprintf(why, len, "wrote past the end of its sample buffer (%zu "
+                     "values) at sample %zu", slen, k + 1);
+            rc = SB_EINVAL;
+        }
+    }
+    if (t->free)
+        t->free(state);
+    *drew = memcmp(before, src.s, sizeof before) != 0;
+    return rc;
+}
+
+int sb_plugin_probe(const sb_shuffle_type *t, const sb_shuffle_args *a,
+                    uint64_t seed, char *why, size_t len)
+{
+    sb_shape shape;
+    sb_shuffle_shape(t, a, &shape);
+    const size_t slen = shape.len, m = SB_PLUGIN_PROBE_SAMPLES;
+    const size_t room = (m * slen + SB_SAMPLE_GUARD) * sizeof(sb_card);
+    sb_card *one = malloc(room), *two = malloc(room);
+    int drew = 0, drew2 = 0;
+    int rc = one && two ? SB_OK : SB_ENOMEM;
+    if (rc == SB_OK)
+        rc = probe_once(t, a, slen, seed, one, &drew, why, len);
+    if (rc == SB_OK)
+        rc = probe_once(t, a, slen, seed, two, &drew2, why, len);
+    if (rc == SB_ENOMEM && (!one || !two))
+        snprintf(why, len, "could not be tried: out of memory");
+    /* Only one sample is possible (one card, one hand): nothing to draw. */
+    const int one_outcome = shape.n == 1
+                         || (shape.kind == SB_KIND_DEAL && shape.hands == 1);
+    if (rc == SB_OK && !drew && !one_outcome) {
+        snprintf(why, len, "made no draw from the source in its first %zu "
+                 "samples, so its results can neither be reproduced from "
+                 "a seed nor enumerated: " PROBE_FIX, m);
+        rc = SB_EINVAL;
+    }
+    if (rc == SB_OK && memcmp(one, two, m * slen * sizeof *one) != 0) {
+        size_t k = 0;
+        while (memcmp(one + k * slen, two + k * slen,
+                      slen * sizeof *one) == 0)
+            k++;
+        snprintf(why, len, "made a different sample %zu when its first %zu "
+                 "were made again from the same seed: it takes randomness "
+                 "from elsewhere (rand(), the clock, ...), so its results "
+                 "can neither be reproduced nor enumerated: " PROBE_FIX,
+                 k + 1, m);
+        rc = SB_EINVAL;
+    }
+    free(one);
+    free(two);
+    if (rc == SB_OK && len)
+        why[0] = '\0';
+    return rc;
 }

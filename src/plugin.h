@@ -68,4 +68,21 @@ void sb_plugin_close(sb_plugin_handle *h);
  * built-in algorithm passes. */
 int sb_plugin_check_type(const sb_shuffle_type *t, char *why, size_t len);
 
+/* Samples a plug-in's shuffle makes in sb_plugin_probe, twice. */
+#define SB_PLUGIN_PROBE_SAMPLES 16u
+
+/* Whether the shuffle 't' of a plug-in takes its randomness from the
+ * source alone, which is what makes its results reproducible from a seed
+ * and enumerable: its first SB_PLUGIN_PROBE_SAMPLES samples at 'a' are
+ * made on the fast generator seeded with 'seed', then made again from a
+ * fresh state and the same seed.  Refused (SB_EINVAL, the reason and what
+ * to do in 'why', reading after the shuffle's name) when they made no
+ * draw at all although more than one sample is possible, or when the two
+ * runs differ (it draws from rand(), the clock, ...); also when run()
+ * writes past its sample (the guard words after it) or returns an error.
+ * SB_ENOMEM.  Nothing but the guard words is checked of the samples: the
+ * run checks each of them. */
+int sb_plugin_probe(const sb_shuffle_type *t, const sb_shuffle_args *a,
+                    uint64_t seed, char *why, size_t len);
+
 #endif /* SB_SRC_PLUGIN_H */

@@ -48,6 +48,21 @@ size_t sb_draw_weighted(sb_src *src, const uint64_t *w, size_t m)
     return sb_inline_weighted(src, w, m);
 }
 double sb_draw_unit(sb_src *src) { return sb_inline_unit(src); }
+
+uint64_t sb_draw_rand_mod(sb_src *src, unsigned bits, uint64_t k)
+{
+    if (k <= 1)
+        return 0;
+    /* The fast generator draws the rand() value and reduces it, which is
+       the same law at a fraction of the cost; every other source (exact
+       mode's among them) is handed the k residue weights. */
+    if (src->ops == NULL || k > SB_RAND_MOD_WEIGHTS)
+        return sb_inline_bits(src, bits) % k;
+    uint64_t w[SB_RAND_MOD_WEIGHTS];
+    for (uint64_t r = 0; r < k; r++)
+        w[r] = sb_rand_mod_weight(bits, k, r);
+    return sb_inline_weighted(src, w, (size_t)k);
+}
 void sb_draw_below_falling(sb_src *src, uint64_t hi, uint64_t count,
                            sb_falling_fn *step, sb_falling_fn *undo,
                            void *ctx)

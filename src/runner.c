@@ -39,7 +39,9 @@
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
+#include "src/plugin.h"
 #include "src/rng.h"
+#include "src/sample_check.h"
 #include "stats/battery.h"
 #include "stats/registry.h"
 
@@ -125,6 +127,8 @@ typedef struct worker {
     _Atomic uint64_t done; /* samples counted, read for progress */
     int status;            /* SB_OK, or what ended this thread's work */
     int alg_failed;        /* 'status' was returned by run() */
+    uint64_t at;           /* the sample (from 1) that failed or was bad */
+    char bad[2 * SB_INPUT_MSG - 32];   /* what was wrong with it, "" */
 } worker;
 
 typedef struct pool {
@@ -132,12 +136,14 @@ typedef struct pool {
     sb_shape shape;
     sb_rng *rng;
     int sequential;        /* the source is one stream, made in order */
+    int check;             /* check every sample and its guard words */
     uint64_t lo, end;      /* chunks counted: [lo, end) of the run's */
     uint64_t next;         /* the next chunk to hand out */
     int whole_chunks;      /* stop between chunks only */
     worker *w;
     unsigned n_workers;
     unsigned threads_used; /* of them, those that started */
+    const worker *bad;     /* the one that made the run's first bad sample */
     sb_run_counts base;    /* resumed counts (or none), and the chunks
                               counted whole so far, resumed ones included */
     double last_checkpoint;
@@ -199,6 +205,68 @@ static int take_chunk(pool *p, uint64_t *chunk, int *count)
     }
 }
 
+/* Make the 'b' samples of a block, numbered from 'first', as make_chunk
+   does, checking each and the guard words after it: SB_OK with *good = b,
+   or a status with *good the samples before the one that failed (w->at
+   and, for a bad sample, w->bad say which and why).  Each sample is
+   guarded by the words after it, which the next sample then overwrites,
+   so that a run that writes one value too many is caught at once; a
+   run_block is guarded at the end of its block only. */
+static int make_checked(pool *p, worker *w, void *state, sb_src *src,
+                        uint64_t first, size_t b, size_t *good)
+{
+    const sb_run_config *cfg = p->cfg;
+    const size_t len = p->shape.len;
+    char why[sizeof w->bad];
+    int rc = SB_OK;
+    *good = 0;
+    if (cfg->alg->run_block && src->ops == NULL) {
+        sb_sample_guard_set(w->block + b * len);
+        rc = cfg->alg->run_block(state, &cfg->args, src, w->block, b);
+        if (rc != SB_OK) {
+            w->at = first;
+            return rc;
+        }
+        if (!sb_sample_guard_intact(w->block + b * len)) {
+            w->at = first + b - 1;
+            snprintf(w->bad, sizeof w->bad, "its run_block wrote past the "
+                     "end of its buffer of %zu samples", b);
+            return SB_EINVAL;
+        }
+    }
+    /* The samples made, whose guard words held: checked together. */
+    size_t made = b;
+    if (!cfg->alg->run_block || src->ops != NULL)
+        for (size_t k = 0; k < b; k++) {
+            sb_card *out = w->block + k * len;
+            sb_src_begin_sample(src);
+            sb_sample_guard_set(out + len);
+            rc = cfg->alg->run(state, &cfg->args, src, out);
+            if (rc != SB_OK || !sb_sample_guard_intact(out + len)) {
+                made = k;
+                break;
+            }
+        }
+    size_t bad;
+    if (sb_samples_check(&p->shape, w->block, made, &bad, why, sizeof why)
+        != SB_OK) {
+        /* The first bad sample of the block, before any that failed. */
+        w->at = first + bad;
+        *good = bad;
+        snprintf(w->bad, sizeof w->bad, "%s", why);
+        return SB_EINVAL;
+    }
+    *good = made;
+    if (made == b)
+        return SB_OK;
+    w->at = first + made;
+    if (rc != SB_OK)
+        return rc;
+    snprintf(w->bad, sizeof w->bad, "wrote past the end of its sample "
+             "buffer (%zu values)", len);
+    return SB_EINVAL;
+}
+
 /* Make chunk 'c' on thread 'w', counting it when 'count'.  SB_OK when
    the chunk was made whole; SB_EINTR when stopped inside it (its counts
    are kept, but it is not a whole chunk); any other status when a draw
@@ -223,7 +291,11 @@ static int make_chunk(pool *p, worker *w, uint64_t c, int count)
             return SB_EINTR;
         const size_t b = size - done < SB_BLOCK_SAMPLES
                        ? (size_t)(size - done) : SB_BLOCK_SAMPLES;
-        if (block_calls) {
+        const uint64_t first = c * SB_CHUNK_SAMPLES + done + 1;
+        size_t good = b;
+        if (p->check) {
+            rc = make_checked(p, w, state, &src, first, b, &good);
+        } else if (block_calls) {
             rc = cfg->alg->run_block(state, &cfg->args, &src, w->block, b);
         } else {
             for (size_t k = 0; k < b && rc == SB_OK; k++) {
@@ -232,17 +304,19 @@ static int make_chunk(pool *p, worker *w, uint64_t c, int count)
                                    w->block + k * len);
             }
         }
-        if (rc != SB_OK) {
+        if (rc != SB_OK && !w->bad[0]) {
             w->alg_failed = 1;
             return rc;
         }
-        if (src.error != SB_OK)
+        if (rc == SB_OK && src.error != SB_OK)
             return src.error;
-        if (count) {
+        if (count && good > 0) {
             for (size_t i = 0; i < cfg->n_stats; i++)
-                cfg->stats[i]->add(w->acc[i], w->block, b);
-            atomic_fetch_add_explicit(&w->done, b, memory_order_relaxed);
+                cfg->stats[i]->add(w->acc[i], w->block, good);
+            atomic_fetch_add_explicit(&w->done, good, memory_order_relaxed);
         }
+        if (rc != SB_OK)
+            return rc;
         done += b;
     }
     return SB_OK;
@@ -458,7 +532,9 @@ static int worker_init(const sb_run_config *cfg, const sb_shape *shape,
             || (skip && cfg->alg->init(&w->skip_state, &cfg->args)
                         != SB_OK)))
         return SB_ENOMEM;
-    w->block = malloc(SB_BLOCK_SAMPLES * shape->len * sizeof *w->block);
+    /* Room for the guard words after the last sample (a checked run). */
+    w->block = malloc((SB_BLOCK_SAMPLES * shape->len + SB_SAMPLE_GUARD)
+                      * sizeof *w->block);
     w->acc = calloc(cfg->n_stats ? cfg->n_stats : 1, sizeof *w->acc);
     if (!w->block || !w->acc)
         return SB_ENOMEM;
@@ -506,6 +582,7 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
     memset(p, 0, sizeof *p);
     p->cfg = cfg;
     p->shape = *shape;
+    p->check = !cfg->feed && (cfg->plugin || cfg->check_samples);
     p->caller = pthread_self();
     p->target = cfg->samples;
     pthread_mutex_init(&p->mu, NULL);
@@ -609,6 +686,32 @@ static int read_feed(pool *p, int *ended)
 
 /* ---- the run ---------------------------------------------------------- */
 
+/* Before a run of 'cfg' of samples of 'shape': a shape a sample can have
+   (a plug-in may declare any; a built-in's always is), and for a plug-in
+   draws that are the source's alone (sb_plugin_probe).  SB_OK, or
+   SB_EINVAL with the reason naming the plug-in. */
+static int plugin_ready(const sb_run_config *cfg, const sb_shape *shape,
+                        char *err, size_t len)
+{
+    char why[768];
+    if (sb_shape_check(shape, why, sizeof why) != SB_OK) {
+        if (cfg->plugin)
+            snprintf(err, len, "plug-in '%s': shuffle '%s' %s", cfg->plugin,
+                     cfg->alg->name, why);
+        else
+            snprintf(err, len, "'%s' %s", cfg->alg->name, why);
+        return SB_EINVAL;
+    }
+    if (!cfg->plugin)
+        return SB_OK;
+    int rc = sb_plugin_probe(cfg->alg, &cfg->args, cfg->seed, why,
+                             sizeof why);
+    if (rc != SB_OK)
+        snprintf(err, len, "plug-in '%s': shuffle '%s' %s", cfg->plugin,
+                 cfg->alg->name, why);
+    return rc;
+}
+
 int sb_report_results(sb_report *rep, const sb_stat_type *const *stats,
                       size_t n_stats, void *const *acc, uint64_t done,
                       char *err, size_t len)
@@ -643,7 +746,12 @@ int sb_report_results(sb_report *rep, const sb_stat_type *const *stats,
 static void failure(const pool *p, const worker *w, char *err, size_t len)
 {
     const sb_run_config *cfg = p->cfg;
-    if (w->alg_failed)
+    if (w->alg_failed && cfg->plugin)
+        snprintf(err, len, "plug-in '%s': shuffle '%s': its run() returned "
+                 "status %d (%s) at sample %llu", cfg->plugin, cfg->alg->name,
+                 w->status, sb_status_str(w->status),
+                 (unsigned long long)w->at);
+    else if (w->alg_failed)
         snprintf(err, len, "cannot run at n = %zu on the source '%s' (%s): "
                  "the source cannot serve a deck this size", cfg->args.n,
                  cfg->rng, sb_status_str(w->status));
@@ -698,11 +806,20 @@ static int sample(pool *p, char *err, size_t len)
         }
         p->threads_used = started ? started : 1;
     }
+    /* A bad sample ends the run with its report (sb_run); of several
+       threads' bad samples, the first in the run's order is told. */
+    worker *bad = NULL;
     for (unsigned t = 0; t < p->n_workers; t++)
-        if (p->w[t].status != SB_OK) {
+        if (p->w[t].status != SB_OK && p->w[t].bad[0]
+            && (!bad || p->w[t].at < bad->at))
+            bad = &p->w[t];
+    for (unsigned t = 0; t < p->n_workers; t++)
+        if (p->w[t].status != SB_OK && !p->w[t].bad[0]) {
             failure(p, &p->w[t], err, len);
             return p->w[t].status;
         }
+    if (bad)
+        p->bad = bad;
     if (p->checkpoint_status != SB_OK) {
         snprintf(err, len, "saving the state failed: %s",
                  sb_status_str(p->checkpoint_status));
@@ -722,6 +839,9 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         if (sb_shuffle_check(cfg->alg, &cfg->args, err, len) != SB_OK)
             return SB_EINVAL;
         sb_shuffle_shape(cfg->alg, &cfg->args, &shape);
+        int rc = plugin_ready(cfg, &shape, err, len);
+        if (rc != SB_OK)
+            return rc;
     }
     pool p;
     int rc = pool_init(&p, cfg, &shape, err, len);
@@ -739,8 +859,10 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
     sb_run_counts total;
     if (rc == SB_OK)
         rc = collect(&p, 1, &total);
-    if (rc == SB_OK && cfg->checkpoint && !cfg->feed) {
-        /* The end, stopped or not. */
+    if (rc == SB_OK && cfg->checkpoint && !cfg->feed && !p.bad) {
+        /* The end, stopped or not (not after a bad sample: the threads
+           left their chunks in the middle, and a state file holds whole
+           chunks only). */
         rc = cfg->checkpoint(cfg->checkpoint_ctx, &total);
         if (rc != SB_OK) {
             snprintf(err, len, "saving the state failed: %s",
@@ -791,7 +913,11 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         }
         rep->run.rng = cfg->rng;
         rep->run.rng_seed = sb_rng_seed_used(p.rng, &rep->run.rng_seed_bits);
-        rep->run.partial = done < rep->run.samples;
+        rep->run.partial = done < rep->run.samples || p.bad;
+        if (p.bad)
+            snprintf(rep->run.bad_sample, sizeof rep->run.bad_sample,
+                     "sample %llu: %s", (unsigned long long)p.bad->at,
+                     p.bad->bad);
         if (total.has_tally) {
             rep->run.tally_name = cfg->alg->tally_name;
             rep->run.tally = total.tally;

@@ -61,8 +61,18 @@ typedef struct sb_run_config {
                                        with a feed */
     /* Samples from outside instead of 'alg' and 'rng' (may be NULL). */
     const sb_feed *feed;
-    /* The plug-in 'alg' comes from (its path), NULL for a built-in. */
+    /* The plug-in 'alg' comes from (its path), NULL for a built-in.
+       A plug-in's run is refused unless its first samples draw through
+       the source and come out the same when made again (sb_plugin_probe),
+       and every one of its samples is checked as 'check_samples' says. */
     const char *plugin;
+    /* Check every sample for its kind (src/sample_check.h), and the guard
+       words after it, before any statistic counts it: always done for a
+       plug-in; set it to measure what the check costs a built-in.  A bad
+       sample ends the run: SB_OK, rep->run.partial set, the samples
+       before it counted, and the sample's number and values in
+       rep->run.bad_sample. */
+    int check_samples;
     const sb_stat_type *const *stats;
     size_t n_stats;
     /* Threads that make and count samples; 0 or 1: the calling thread
@@ -105,7 +115,9 @@ typedef struct sb_run_config {
    returned (such as gsl-shuffle on a generator with too small a range).
    An interrupted run returns SB_OK with rep->run.partial set; so does a run
    whose feed went wrong, with rep->run.feed_status set to the feed's
-   status (the caller says what went wrong: it knows the input). */
+   status (the caller says what went wrong: it knows the input), and so
+   does a run that made a sample not of its kind (rep->run.bad_sample
+   says which).  A plug-in's failures name its path and the sample. */
 int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len);
 
 void sb_report_release(sb_report *rep);

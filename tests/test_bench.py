@@ -107,13 +107,21 @@ class Bench(unittest.TestCase):
                                min(rate1, rate2 / 2), delta=1e-9 * rate1)
         self.check_arithmetic(rep)
 
+        # Every sample checked, as a plug-in's are: its own row at 52 cards.
+        checked = find(rows, "checked", 52, "fisher-yates")
+        self.assertEqual(checked["statistics"], ["position"])
+        position = find(rows, "position", 52, "fisher-yates")
+
         targets = {t["name"]: t for t in rep["targets"]}
-        self.assertEqual(len(targets), 4)
+        self.assertEqual(len(targets), 5)
         expect = {
             "fisher-yates n=52 bare: time / GSL's":
                 ("at most", 1 / 12, find(rows, "bare", 52)["ratio_to_gsl"]),
             "fisher-yates n=52 + position: time / GSL's":
                 ("at most", 1 / 6, find(rows, "position", 52)["ratio_to_gsl"]),
+            "fisher-yates n=52: cost of checking samples":
+                ("at most", 0.05,
+                 checked["median_ns"] / position["median_ns"] - 1),
             "battery n=52: 2-thread speed-up":
                 ("at least", 1.8, rate2 / rate1),
             "battery n=52: decks/s per core":
@@ -125,7 +133,7 @@ class Bench(unittest.TestCase):
                 self.assertEqual(t["compare"], compare)
                 self.assertAlmostEqual(t["limit"], limit, delta=1e-12)
                 self.assertAlmostEqual(t["measured"], measured,
-                                       delta=1e-9 * measured)
+                                       delta=1e-9 * abs(measured) + 1e-12)
                 met = (t["measured"] <= t["limit"] if compare == "at most"
                        else t["measured"] >= t["limit"])
                 self.assertIs(t["met"], met)

@@ -236,10 +236,16 @@ static int deal_run(void *st, const sb_shuffle_args *a, sb_src *src,
     return SB_OK;
 }
 
+static unsigned two_hands(const sb_shuffle_args *a)
+{
+    (void)a;
+    return 2;
+}
+
 static const sb_shuffle_type deal = {
     .name = "deal", .summary = "test", .source = "test",
     .kind = SB_KIND_DEAL, .literature = SB_LIT_UNIFORM,
-    .n_min = 4, .n_max = 4, .run = deal_run,
+    .n_min = 4, .n_max = 4, .hands = two_hands, .run = deal_run,
 };
 
 /* A draw of 2 cards from 3 by the first two steps of a forward

@@ -120,6 +120,19 @@ class Examples(unittest.TestCase):
         self.assertEqual([by_perm[k] for k in sorted(by_perm)],
                          [4, 5, 5, 5, 4, 4])
 
+    def test_c_plugin_rand_mod_exact(self):
+        # rand() % (i + 1) on a 15-bit rand(), through sb_rand_mod: 6 paths
+        # at 3 cards, with the probabilities worked out in the example's
+        # comment (lexicographic order of the final deck).
+        code, rep = shufflebias("exact", "--plugin", PLUGIN,
+                                "example-rand-mod", "--n", "3")
+        self.assertEqual(code, 1)
+        self.assertEqual(rep["paths"], 6)
+        by_perm = {tuple(p["perm"]): p["exact"] for p in rep["permutations"]}
+        self.assertEqual([by_perm[k] for k in sorted(by_perm)],
+                         ["5461/32768", "10923/65536", "5461/32768",
+                          "10923/65536", "10923/65536", "10923/65536"])
+
 
 def main():
     global CLI, PLUGIN

@@ -141,16 +141,17 @@ typedef struct probed {
 
 /* Run 't' (at its defaults, then 'param' if not NULL) for 'samples'
    samples of n cards from 'seed' on 'rng', with the probe and the
-   position matrix; the run must succeed. */
-static probed probe_run(const sb_shuffle_type *t, const char *param,
-                        size_t n, uint64_t samples, uint64_t seed,
-                        const char *rng)
+   position matrix, as the plug-in at 'plugin' when not NULL (every
+   sample checked); the run must succeed. */
+static probed probe_run_as(const sb_shuffle_type *t, const char *param,
+                           size_t n, uint64_t samples, uint64_t seed,
+                           const char *rng, const char *plugin)
 {
     static const sb_stat_type *const stats[] = { &probe_stat,
                                                  &sb_stat_position };
     sb_run_config cfg = {
         .alg = t, .args = { .n = n }, .samples = samples, .seed = seed,
-        .rng = rng, .stats = stats, .n_stats = 2,
+        .rng = rng, .stats = stats, .n_stats = 2, .plugin = plugin,
     };
     sb_shuffle_defaults(t, &cfg.args);
     if (param)
@@ -175,6 +176,13 @@ static probed probe_run(const sb_shuffle_type *t, const char *param,
     return out;
 }
 
+static probed probe_run(const sb_shuffle_type *t, const char *param,
+                        size_t n, uint64_t samples, uint64_t seed,
+                        const char *rng)
+{
+    return probe_run_as(t, param, n, samples, seed, rng, NULL);
+}
+
 /* ---- loading the example ------------------------------------------------ */
 
 static sb_plugin_handle *open_example(const char *name,
@@ -195,15 +203,16 @@ static sb_plugin_handle *open_example(const char *name,
 static void picks_each_shuffle_by_name(void **state)
 {
     (void)state;
-    const char *names[] = { "example-fisher-yates", "example-off-by-one" };
-    for (size_t i = 0; i < 2; i++) {
+    const char *names[] = { "example-fisher-yates", "example-off-by-one",
+                            "example-rand-mod" };
+    for (size_t i = 0; i < 3; i++) {
         const sb_shuffle_type *t;
         sb_plugin_handle *h = open_example(names[i], &t);
         assert_string_equal(t->name, names[i]);
-        assert_int_equal(sb_plugin_count(h), 2);
-        assert_string_equal(sb_plugin_type(h, 0)->name, names[0]);
-        assert_string_equal(sb_plugin_type(h, 1)->name, names[1]);
-        assert_null(sb_plugin_type(h, 2));
+        assert_int_equal(sb_plugin_count(h), 3);
+        for (size_t k = 0; k < 3; k++)
+            assert_string_equal(sb_plugin_type(h, k)->name, names[k]);
+        assert_null(sb_plugin_type(h, 3));
         assert_ptr_equal(sb_plugin_type(h, i), t);
         assert_int_equal(sb_plugin_check_type(t, NULL, 0), SB_OK);
         sb_plugin_close(h);
@@ -212,7 +221,7 @@ static void picks_each_shuffle_by_name(void **state)
 
 /* Two shuffles and no name: refused, and the message lists both; a name
    the plug-in does not have: not found, with the same list. */
-static void a_name_is_needed_among_two(void **state)
+static void a_name_is_needed_among_several(void **state)
 {
     (void)state;
     sb_plugin_handle *h = (sb_plugin_handle *)&h;
@@ -268,6 +277,32 @@ static void fisher_yates_runs_on_every_source(void **state)
     }
     assert_true(fp[0] != fp[1]);
     sb_plugin_close(h);
+}
+
+/* A run as a plug-in checks every sample and its guard words, and tries
+   the shuffle's first samples twice before: none of it changes a sample.
+   The example's three shuffles, on the fast generator (samples written
+   in blocks) and on GSL's (one stream), make the same samples checked as
+   unchecked, over two chunks. */
+static void checking_changes_no_sample(void **state)
+{
+    (void)state;
+    const char *names[] = { "example-fisher-yates", "example-off-by-one",
+                            "example-rand-mod" };
+    const char *rngs[] = { SB_RNG_DEFAULT, "mt19937" };
+    const uint64_t samples = SB_CHUNK_SAMPLES + 100;
+    for (size_t i = 0; i < 3; i++) {
+        const sb_shuffle_type *t;
+        sb_plugin_handle *h = open_example(names[i], &t);
+        for (size_t k = 0; k < 2; k++) {
+            const probed plain = probe_run(t, NULL, 12, samples, 5, rngs[k]);
+            const probed checked = probe_run_as(t, NULL, 12, samples, 5,
+                                                rngs[k], SB_EXAMPLE_PLUGIN);
+            assert_true(checked.samples == samples);
+            assert_true(checked.fingerprint == plain.fingerprint);
+        }
+        sb_plugin_close(h);
+    }
 }
 
 /* The plug-in's draws are the program's draws: its two shuffles are the
@@ -690,9 +725,10 @@ int main(void)
     gsl_set_error_handler_off();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(picks_each_shuffle_by_name),
-        cmocka_unit_test(a_name_is_needed_among_two),
+        cmocka_unit_test(a_name_is_needed_among_several),
         cmocka_unit_test(fisher_yates_runs_on_every_source),
         cmocka_unit_test(draws_are_the_programs_draws),
+        cmocka_unit_test(checking_changes_no_sample),
         cmocka_unit_test(exact_fisher_yates_each_order_once),
         cmocka_unit_test(exact_off_by_one_is_the_naive_swap),
         cmocka_unit_test(missing_file),

@@ -1,6 +1,6 @@
 /*
- * example_shuffles.c - a shufflebias plug-in with two shuffles, one fair
- * and one with the classic mistake.
+ * example_shuffles.c - a shufflebias plug-in with three shuffles: one
+ * fair, one with the classic mistake, and one with the classic rand() % k.
  *
  * A plug-in is a shared object that describes each of its shuffles with a
  * const sb_shuffle_type (<shufflebias/shuffle.h>) and lists them with
@@ -16,7 +16,13 @@
  *     exact mode, where every draw becomes a branch point: below(n) has n
  *     branches, bits(k) 2^k, weighted(w, m) m.  Never call rand() or keep
  *     a generator of your own: the program could not seed it, reproduce
- *     it, or enumerate it.
+ *     it, or enumerate it, and it refuses a plug-in whose first samples
+ *     make no draw, or differ when made again from the same seed.  For
+ *     code that draws rand() % k, sb_rand_mod(src, bits, k) is that draw,
+ *     modulo bias included, with k branches in exact mode.
+ *   - Write exactly the sample the kind says (a permutation of 0..n-1
+ *     here), and nothing past it: every sample is checked, and the first
+ *     bad one ends the run with exit code 2.
  *   - run() writes one sample and must not allocate: exact mode may abandon
  *     a run in the middle of a draw.  Scratch space belongs in a state made
  *     by init() (and released by free()); reset() returns it to its start
@@ -52,6 +58,14 @@
  * evenly over the n! orders (27 over 6 for 3 cards), so it is biased.
  * Exact bias for 3 cards (deck ABC, 27 paths): ABC 4, ACB 5, BAC 5,
  * BCA 5, CAB 4, CBA 4 out of 27; total-variation distance 1/18.
+ *
+ * example-rand-mod - Fisher-Yates as C code often writes it, with
+ * j = rand() % (i + 1) on a 15-bit rand() (RAND_MAX 32767; the C FAQ,
+ * question 13.16): sb_rand_mod(src, 15, i + 1).  Residue r of m comes up
+ * floor(32768 / m) + (r < 32768 mod m) times in 32768, so whenever m does
+ * not divide 32768 the low residues are favoured.  Exact bias for 3 cards
+ * (6 paths; 10923, 10923, 10922 in 32768 at m = 3): ABC, BAC 5461/32768,
+ * ACB, BCA, CAB, CBA 10923/65536 each - the built-in fisher-yates-mod.
  */
 #include <shufflebias/plugin.h>
 
@@ -142,6 +156,16 @@ static uint64_t off_by_one_paths(const sb_shuffle_args *a)
     return r;
 }
 
+static int rand_mod_run(void *state, const sb_shuffle_args *a, sb_src *src,
+                        sb_card *out)
+{
+    (void)state;
+    identity(out, a->n);
+    for (size_t i = a->n; i-- > 1;)
+        swap(out, i, (size_t)sb_rand_mod(src, 15, i + 1));  /* rand() % (i+1) */
+    return SB_OK;
+}
+
 static const sb_shuffle_type example_fisher_yates = {
     .name = "example-fisher-yates",
     .summary = "Durstenfeld's shuffle as a plug-in: swap i with a random j "
@@ -173,4 +197,18 @@ static const sb_shuffle_type example_off_by_one = {
     .run = off_by_one_run,
 };
 
-SB_PLUGIN(&example_fisher_yates, &example_off_by_one)
+static const sb_shuffle_type example_rand_mod = {
+    .name = "example-rand-mod",
+    .summary = "Fisher-Yates drawing j = rand() % (i + 1) on a 15-bit rand()",
+    .source = "the rand() % n idiom; C FAQ 13.16",
+    .bias = "A 15-bit rand() reduced with % m favours the low residues "
+            "whenever m does not divide 32768, so some orders are slightly "
+            "more likely.",
+    .kind = SB_KIND_PERMUTATION,
+    .n_min = 1,
+    .n_max = 32768,
+    .exact_paths = fisher_yates_paths,
+    .run = rand_mod_run,
+};
+
+SB_PLUGIN(&example_fisher_yates, &example_off_by_one, &example_rand_mod)

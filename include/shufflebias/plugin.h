@@ -31,12 +31,21 @@
  *     shufflebias test --plugin ./libmyshuffle.so --n 52
  *     shufflebias exact --plugin ./libmyshuffle.so --n 3
  *
- * The plug-in draws only through sb_below, sb_bits, sb_weighted and sb_unit
- * (rng.h).  Built outside the project, these are calls to functions that the
+ * The plug-in draws only through sb_below, sb_bits, sb_weighted, sb_unit
+ * and sb_rand_mod (rng.h).  Built outside the project, these are calls to functions that the
  * shufflebias program exports, so a plug-in runs on every randomness source
  * the program offers (--rng) and in exact mode, and the layout of the
  * generator is no part of the interface.  No linking against a library is
  * needed: the symbols are resolved when the program loads the plug-in.
+ *
+ * What the program checks, so that a plug-in's mistake is reported rather
+ * than counted: before a run (test or exact) its first 16 samples are made
+ * twice from one seed, and a plug-in that made no draw, or made different
+ * samples, is refused (its results could be neither reproduced nor
+ * enumerated: rand(), the clock, no shuffle at all); a shape no sample can
+ * have (hands() of 0, more than n or not dividing n; a bad sample_len) is
+ * refused; and every sample is checked for its kind, with guard words
+ * after the buffer it is written into, before any statistic sees it.
  *
  * The interface is versioned.  SB_PLUGIN records the version of this header
  * and the size of sb_shuffle_type the plug-in was compiled with; the program
@@ -59,7 +68,10 @@
 #include "shuffle.h"
 #include "status.h"
 
-/* Version 1: shufflebias 0.1. */
+/* Version 1: shufflebias 0.1.  Functions the program exports may be added
+   without a new version (sb_draw_rand_mod was): a plug-in built before
+   never calls them, and one that calls them, loaded by a program without
+   them, is refused by the loader, which names the missing symbol. */
 #define SB_PLUGIN_ABI 1u
 
 /* The name of the object SB_PLUGIN defines, for dlsym. */

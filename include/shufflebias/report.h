@@ -65,6 +65,10 @@ typedef struct sb_run_info {
     const char *error;         /* what made the run fail other than its
                                   input (a plug-in's error, a state that
                                   could not be saved), NULL: nothing */
+    /* A sample of the algorithm that was not of its kind, or that wrote
+       past its buffer (a plug-in's): its number, what is wrong and its
+       values; it ended the run (partial is set).  "" otherwise. */
+    char bad_sample[2 * SB_INPUT_MSG];
     const char *tally_name;    /* what the algorithm measured per sample
                                   ("passes"), NULL for nothing */
     sb_tally tally;            /* its tally over the samples done */

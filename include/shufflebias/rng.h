@@ -11,6 +11,11 @@
  *   sb_weighted(src, w, m)  index i in [0, m) with probability w[i] / sum(w)
  *   sb_unit(src)            uniform double in [0, 1) with 53 random bits
  *
+ * and, for code that models the C idiom rand() % k (it is sb_weighted
+ * with the idiom's exact weights, which exact mode walks in k branches):
+ *
+ *   sb_rand_mod(src, b, k)  rand() % k for a rand() of b uniform bits
+ *
  * and one for the loop at the heart of Fisher-Yates, whose bounds fall by
  * one at each step:
  *
@@ -58,12 +63,34 @@ typedef void sb_falling_fn(void *ctx, uint64_t b, uint64_t j);
 void sb_draw_below_falling(sb_src *src, uint64_t hi, uint64_t count,
                            sb_falling_fn *step, sb_falling_fn *undo,
                            void *ctx);
+/* The value of the C idiom rand() % k, for a rand() that returns 'bits'
+   uniform bits (15 where RAND_MAX is 32767, 31 for glibc's): residue r of
+   k comes up with weight floor(2^bits / k) + (r < 2^bits mod k) out of
+   2^bits (sb_rand_mod_weight), so the modulo bias of the idiom is kept
+   exactly, on every source, and exact mode walks k branches per draw
+   instead of 2^bits.  1 <= bits <= 63, 1 <= k <= 2^bits. */
+uint64_t sb_draw_rand_mod(sb_src *src, unsigned bits, uint64_t k);
 /* The status recorded by a draw that could not be answered, SB_OK if none. */
 int sb_src_error(const sb_src *src);
 /* The GSL generator (a gsl_rng *) behind 'src' when the user chose one,
    else NULL: lets a shuffle call GSL's own routines on the very generator
    chosen, as a C programmer would. */
 void *sb_src_gsl_rng(sb_src *src);
+
+/* The weight, out of 2^bits, of residue r of k in rand() % k on a rand()
+   of 'bits' uniform bits: the values congruent to r below 2^bits.
+   Preconditions: those of sb_draw_rand_mod, r < k. */
+static inline uint64_t sb_rand_mod_weight(unsigned bits, uint64_t k,
+                                          uint64_t r)
+{
+    const uint64_t values = (uint64_t)1 << bits;
+    return values / k + (r < values % k);
+}
+
+/* The largest k for which sb_draw_rand_mod hands a source other than the
+   fast generator (exact mode's, GSL's) the k residue weights; above it
+   the rand() value itself is drawn and reduced. */
+#define SB_RAND_MOD_WEIGHTS 256u
 
 #ifdef SB_INLINE_DRAWS
 
@@ -371,6 +398,7 @@ static inline void sb_src_begin_sample(sb_src *src)
 #define sb_weighted sb_inline_weighted
 #define sb_unit sb_inline_unit
 #define sb_below_falling sb_inline_below_falling
+#define sb_rand_mod sb_draw_rand_mod
 
 #else /* !SB_INLINE_DRAWS */
 
@@ -379,6 +407,7 @@ static inline void sb_src_begin_sample(sb_src *src)
 #define sb_weighted sb_draw_weighted
 #define sb_unit sb_draw_unit
 #define sb_below_falling sb_draw_below_falling
+#define sb_rand_mod sb_draw_rand_mod
 
 #endif /* SB_INLINE_DRAWS */
 

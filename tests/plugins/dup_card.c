@@ -1,0 +1,66 @@
+/*
+ * dup_card.c - plug-ins whose samples are not permutations: a card
+ * written twice.  'dup-always' does it on every sample (out[0] =
+ * out[1]), 'dup-from-17' only from its 17th sample on, after sixteen good
+ * ones.  Each draws through the program like a fair shuffle, so only the
+ * check of every sample can tell; before it, a statistic indexed a table
+ * with the missing card's count and crashed, and exact mode called such
+ * a shuffle uniform.
+ */
+#include <stdlib.h>
+
+#include <shufflebias/plugin.h>
+
+static void shuffle(const sb_shuffle_args *a, sb_src *src, sb_card *out)
+{
+    for (size_t i = 0; i < a->n; i++)
+        out[i] = (sb_card)i;
+    for (size_t i = a->n - 1; i > 0; i--) {
+        const size_t j = (size_t)sb_below(src, i + 1);
+        const sb_card t = out[i];
+        out[i] = out[j];
+        out[j] = t;
+    }
+}
+
+static int run_always(void *state, const sb_shuffle_args *a, sb_src *src,
+                      sb_card *out)
+{
+    (void)state;
+    shuffle(a, src, out);
+    out[0] = out[1];
+    return SB_OK;
+}
+
+/* The state counts the samples made since init. */
+static int init(void **state, const sb_shuffle_args *a)
+{
+    (void)a;
+    *state = calloc(1, sizeof(unsigned long));
+    return *state ? SB_OK : SB_ENOMEM;
+}
+
+static int run_from_17(void *state, const sb_shuffle_args *a, sb_src *src,
+                       sb_card *out)
+{
+    unsigned long *made = state;
+    shuffle(a, src, out);
+    if (++*made >= 17)
+        out[0] = out[1];
+    return SB_OK;
+}
+
+static const sb_shuffle_type always = {
+    .name = "dup-always", .summary = "a card twice", .source = "test",
+    .bias = "not a permutation", .kind = SB_KIND_PERMUTATION,
+    .n_min = 2, .n_max = SB_DECK_MAX, .run = run_always,
+};
+
+static const sb_shuffle_type from_17 = {
+    .name = "dup-from-17", .summary = "a card twice from sample 17",
+    .source = "test", .bias = "not a permutation",
+    .kind = SB_KIND_PERMUTATION, .n_min = 2, .n_max = SB_DECK_MAX,
+    .init = init, .free = free, .run = run_from_17,
+};
+
+SB_PLUGIN(&always, &from_17)
