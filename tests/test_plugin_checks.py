@@ -92,7 +92,9 @@ class Checked(unittest.TestCase):
         self.assertEqual(rep["samples"], 16)
         self.assertTrue(rep["bad_sample"].startswith("sample 17: card "))
         # The text report: the summary, no table of so few samples.
-        code, out, _ = test_run("dup-from-17", "dup_card", 5)
+        code, out, _ = run(["test", "dup-from-17", "--plugin",
+                            lib("dup_card"), "--n", "5", "--samples", "1000",
+                            "--seed", "1", "--threads", "1"])
         self.assertEqual(code, 2)
         self.assertIn("verdict: ERROR (sample 17: card ", out)
         self.assertNotIn("p (Holm)", out)
