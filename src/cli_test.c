@@ -68,6 +68,11 @@ static const char usage[] =
     "                    from --seed and twice the samples of the time before\n"
     "  --threads N       threads making samples (default: one per core);\n"
     "                    the counts are the same whatever N\n"
+    "  --memory SIZE     memory budget for the run's tables, such as 512M,\n"
+    "                    2G or 1.5GiB (K, M, G, T are powers of 1024;\n"
+    "                    default: half the machine's memory, at most\n"
+    "                    16G); fewer threads when they do not all fit,\n"
+    "                    refused (exit 2) when one does not\n"
     "  --json FILE|-     also write the result as JSON ('-': stdout, and no table)\n"
     "  --quiet           print nothing but errors (and no progress line);\n"
     "                    the exit code tells\n"
@@ -109,6 +114,7 @@ typedef struct test_options {
     unsigned escalate;
     int escalate_given, n_given;
     unsigned threads;         /* 0: one per core */
+    uint64_t memory;          /* --memory, 0: the default budget */
     const char *state, *resume, *part;
     unsigned part_i, part_k;
     char tests_buf[1024];     /* --resume: the statistics of the state */
@@ -168,7 +174,7 @@ static int parse(int argc, char **argv, test_options *o)
     enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_TESTS, O_PARAM, O_JSON,
            O_QUIET, O_ESCALATE, O_HELP, O_PLUGIN, O_EXEC, O_INPUT, O_KIND,
            O_HANDS, O_DRAW, O_FORMAT, O_ONE_BASED, O_SKIP_INVALID,
-           O_THREADS, O_STATE, O_RESUME, O_PART };
+           O_THREADS, O_STATE, O_RESUME, O_PART, O_MEMORY };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "samples", required_argument, NULL, O_SAMPLES },
@@ -193,6 +199,7 @@ static int parse(int argc, char **argv, test_options *o)
         { "state", required_argument, NULL, O_STATE },
         { "resume", required_argument, NULL, O_RESUME },
         { "part", required_argument, NULL, O_PART },
+        { "memory", required_argument, NULL, O_MEMORY },
         { NULL, 0, NULL, 0 }
     };
     *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT,
@@ -208,6 +215,10 @@ static int parse(int argc, char **argv, test_options *o)
             break;
         case O_THREADS:
             if (sb_cli_opt_threads(optarg, &o->threads) != 0)
+                return -1;
+            break;
+        case O_MEMORY:
+            if (sb_cli_opt_memory(optarg, &o->memory) != 0)
                 return -1;
             break;
         case O_STATE: o->state = optarg; break;
@@ -381,7 +392,8 @@ static int exit_code(const sb_report *rep)
 /* Samples from a program or a file. */
 static int test_external(const sb_cli *cli, const test_options *o)
 {
-    sb_external_spec spec = { .command = o->exec, .path = o->input };
+    sb_external_spec spec = { .command = o->exec, .path = o->input,
+                              .memory = o->memory };
     if (input_spec(o, &spec.input) != 0)
         return SB_EXIT_USAGE;
     spec.input.stop = cli->stop;
@@ -554,6 +566,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         .plugin = o.plugin,
         .threads = o.threads ? o.threads : sb_cli_threads_default(),
         .stop = cli->stop,
+        .memory = o.memory,
     };
     sb_cli_keep keep = { .path = o.state,
                                .resume = o.resume ? &resumed : NULL,
@@ -563,6 +576,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         && sb_cli_set_params(t, o.params, o.n_params, &cfg.args) == 0
         && same_params(&o, o.resume ? &resumed : NULL, t, &cfg.args) == 0
         && sb_cli_run(&cfg, o.tests, o.quiet, o.escalate, &keep, &rep) == 0) {
+        sb_cli_memory_note(&rep, o.quiet);
         code = sb_cli_report(&rep, o.json, o.quiet, exit_code(&rep));
         const int saved = o.state && !keep.save_failed;
         if (rep.run.partial)

@@ -26,7 +26,7 @@ CLI = None
 
 # Keys that say how a report was made, not what it counted.
 HOW = {"timing", "stages", "tables", "samples_total", "merged", "part",
-       "samples_requested"}
+       "samples_requested", "memory"}
 
 
 def counted(rep):
