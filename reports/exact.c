@@ -97,8 +97,31 @@ static void print_matrix(FILE *f, const sb_exact_report *rep)
     }
 }
 
+/* An interrupted walk: its totals, no outcome listed. */
+static int summary_text(FILE *f, const sb_exact_report *rep)
+{
+    const char *noun = outcome_noun(rep);
+    fprintf(f, "exact: %s, n = %zu%s%s%s\n", rep->algorithm, rep->n,
+            rep->params[0] ? " (" : "", rep->params,
+            rep->params[0] ? ")" : "");
+    fprintf(f, "interrupted after %" PRIu64 " paths", rep->paths);
+    if (rep->cut_paths)
+        fprintf(f, " (and %" PRIu64 " cut at the depth limit)",
+                rep->cut_paths);
+    fprintf(f, ": %" PRIu64 " of %s %s reached\n", rep->reached,
+            rep->possible, noun);
+    fprintf(f, "mass of the paths walked: %s = %.6g; unexplored: %.6g\n",
+            rep->explored, rep->explored_d, rep->unexplored_d);
+    fprintf(f, "\nverdict: INCONCLUSIVE - interrupted; the %s reached "
+            "are not listed (a walk run to its end lists them)\n", noun);
+    fprintf(f, "time: %.2f s\n", rep->seconds);
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
 int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
 {
+    if (rep->summary_only)
+        return summary_text(f, rep);
     const char *noun = outcome_noun(rep);
     fprintf(f, "exact: %s, n = %zu%s%s%s\n", rep->algorithm, rep->n,
             rep->params[0] ? " (" : "", rep->params,
@@ -215,6 +238,25 @@ json_t *sb_exact_json(const sb_exact_report *rep)
     json_object_set_new(root, "possible", count_json(rep->possible));
     json_object_set_new(root, "uniform_probability",
                         json_string(rep->uniform));
+    if (rep->summary_only) {
+        /* An interrupted walk: its totals only, whatever its size. */
+        json_object_set_new(root, "reached",
+                            json_integer((json_int_t)rep->reached));
+        json_object_set_new(root, "outcomes_listed", json_false());
+        json_object_set_new(root, "explored_mass", json_string(rep->explored));
+        json_object_set_new(root, "explored_mass_decimal",
+                            json_real(rep->explored_d));
+        json_object_set_new(root, "never_reached",
+                            count_json(rep->unreached));
+        json_object_set_new(root, "unexplored_mass",
+                            json_string(rep->unexplored));
+        json_object_set_new(root, "uniform", json_false());
+        json_object_set_new(root, "partial", json_true());
+        json_t *timing = json_object();
+        json_object_set_new(timing, "seconds", json_real(rep->seconds));
+        json_object_set_new(root, "timing", timing);
+        return root;
+    }
 
     const char *key = rep->kind == SB_KIND_DEAL ? "deals"
                     : rep->kind == SB_KIND_DRAW ? "draws" : "permutations";

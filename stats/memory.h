@@ -3,8 +3,9 @@
  * (sb_stat_type.memory), written the same way by every statistic.
  *
  * An estimate adds SB_MEM_CHUNK bytes to every allocation it counts: the
- * allocator's header and rounding (16 bytes on glibc), counted generously
- * so that an estimate stays an upper bound wherever the program runs.
+ * allocator's header and rounding (at most 24 bytes on glibc, which
+ * rounds to 16), counted generously so that an estimate stays an upper
+ * bound wherever the program runs.
  */
 #ifndef SB_STATS_MEMORY_H
 #define SB_STATS_MEMORY_H
@@ -12,7 +13,7 @@
 #include <stddef.h>
 #include "stats/gof.h"
 
-#define SB_MEM_CHUNK 64u
+#define SB_MEM_CHUNK 32u
 
 /* One allocation of 'bytes'. */
 static inline size_t sb_mem(size_t bytes)

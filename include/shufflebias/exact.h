@@ -78,6 +78,13 @@ typedef struct sb_exact_report {
                                   card x hand for a deal) */
     char **matrix;             /* rows * cols fractions "p/q" (owned) */
     int partial;               /* 1: interrupted; the rest is unexplored */
+    int summary_only;          /* 1: an interrupted walk's totals only:
+                                  no outcomes, levels or matrix */
+    uint64_t reached;          /* outcomes reached (n_outcomes, or with
+                                  summary_only the walk's count) */
+    char *explored;            /* with summary_only: the mass of the
+                                  paths walked, "p/q" (owned) */
+    double explored_d;
     double seconds;            /* wall-clock time (timing only) */
 } sb_exact_report;
 
