@@ -14,10 +14,16 @@
 #include "stats/gof.h"
 
 #define SB_MEM_CHUNK 32u
+/* From this size allocators map whole pages (glibc: 128 KiB at first),
+   so the last page's rest is counted too. */
+#define SB_MEM_PAGE 4096u
+#define SB_MEM_MAPPED ((size_t)64 << 10)
 
 /* One allocation of 'bytes'. */
 static inline size_t sb_mem(size_t bytes)
 {
+    if (bytes >= SB_MEM_MAPPED)
+        return (bytes + 2 * SB_MEM_PAGE - 1) / SB_MEM_PAGE * SB_MEM_PAGE;
     return bytes + SB_MEM_CHUNK;
 }
 
