@@ -38,7 +38,6 @@ struct sb_exact_acc {
     mpz_t first_num, first_den; /* weight of the first path */
     int equal_weights;        /* every path so far weighs the same */
     uint64_t added;           /* paths added */
-    int rest_unexplored;      /* everything not added is unexplored */
     mpz_t mass_num, mass_den; /* the mass of every path added, unreduced:
                                  an interrupted walk reports it without
                                  going through the outcomes */
@@ -235,11 +234,6 @@ int sb_exact_acc_cut(sb_exact_acc *a, const mpz_t num, const mpz_t den)
     mpq_add(a->cut, a->cut, q);
     mpq_clear(q);
     return SB_OK;
-}
-
-void sb_exact_acc_rest_unexplored(sb_exact_acc *a)
-{
-    a->rest_unexplored = 1;
 }
 
 size_t sb_exact_acc_count(const sb_exact_acc *a)
@@ -594,10 +588,6 @@ int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep)
     rep->n_outcomes = a->count;
     rep->reached = a->count;
 
-    if (a->rest_unexplored) {       /* whatever is missing was not walked */
-        mpq_set_ui(a->cut, 1, 1);
-        mpq_sub(a->cut, a->cut, total);
-    }
     rep->unexplored = fraction_str(a->cut);
     rep->unexplored_d = mpq_get_d(a->cut);
     mpq_add(d, total, a->cut);

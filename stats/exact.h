@@ -33,10 +33,6 @@ int sb_exact_acc_add(sb_exact_acc *a, const sb_card *sample, const mpz_t num,
    limit).  SB_OK. */
 int sb_exact_acc_cut(sb_exact_acc *a, const mpz_t num, const mpz_t den);
 
-/* Mark everything not yet added or cut as unexplored (an interrupted
-   walk), so that the masses still sum to 1. */
-void sb_exact_acc_rest_unexplored(sb_exact_acc *a);
-
 /* Memory (src/budget.h).  sb_exact_acc_count: the outcomes reached so
    far.  sb_exact_outcome_bytes: an upper bound on what one outcome of
    'len' values costs the run - the walk's table, what finish makes of it,

@@ -331,6 +331,15 @@ static void interrupted_walk_reports_the_rest_unexplored(void **state)
     /* A sixteenth of the mass puts no order above 1/8! yet: the walked
        part proves nothing either way. */
     assert_int_equal(rep.verdict, SB_EXACT_INCONCLUSIVE);
+    /* The totals only, made at once from the walk: no outcome listed,
+       the mass walked exact, and every order reached so far counted
+       (2^20 paths reach some of the 8! orders, not all). */
+    assert_true(rep.summary_only);
+    assert_int_equal(rep.n_outcomes, 0);
+    assert_null(rep.outcomes);
+    assert_string_equal(rep.explored, "1/16");
+    assert_true(rep.reached > 0 && rep.reached <= 40320);
+    assert_string_equal(rep.possible, "40320");
     sb_exact_report_release(&rep);
 }
 
