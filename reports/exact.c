@@ -263,7 +263,15 @@ json_t *sb_exact_json(const sb_exact_report *rep)
     const char *field = rep->kind == SB_KIND_DEAL ? "hands"
                       : rep->kind == SB_KIND_DRAW ? "cards" : "perm";
     json_t *list = json_array();
-    for (size_t i = 0; i < rep->n_outcomes; i++) {
+    int listed = 1;
+    for (size_t i = 0; i < rep->n_outcomes && listed; i++) {
+        if ((i & 0xffff) == 0 && rep->stop && *rep->stop) {
+            /* Interrupted while the table is written: what is known,
+               without the outcomes. */
+            json_array_clear(list);
+            listed = 0;
+            break;
+        }
         const sb_exact_outcome *o = &rep->outcomes[i];
         json_t *item = json_object(), *cards = json_array();
         for (size_t j = 0; j < rep->len; j++)
@@ -278,9 +286,16 @@ json_t *sb_exact_json(const sb_exact_report *rep)
         json_object_set_new(item, "ratio", json_real(o->ratio));
         json_array_append_new(list, item);
     }
-    json_object_set_new(root, key, list);
+    if (!listed) {
+        json_decref(list);
+        json_object_set_new(root, "reached",
+                            json_integer((json_int_t)rep->n_outcomes));
+        json_object_set_new(root, "outcomes_listed", json_false());
+    } else {
+        json_object_set_new(root, key, list);
+    }
     json_t *levels = json_array();
-    for (size_t i = 0; i < rep->n_levels; i++) {
+    for (size_t i = 0; i < rep->n_levels && listed; i++) {
         const sb_exact_level *l = &rep->levels[i];
         json_array_append_new(levels, json_pack(
             "{s:s, s:f, s:f, s:I}", "exact", l->fraction, "probability",
@@ -295,7 +310,8 @@ json_t *sb_exact_json(const sb_exact_report *rep)
     json_object_set_new(root, "max_ratio", json_real(rep->max_ratio));
     json_object_set_new(root, "min_ratio", json_real(rep->min_ratio));
     json_object_set_new(root, "uniform", json_boolean(rep->verdict == SB_EXACT_UNIFORM));
-    json_object_set_new(root, "partial", json_boolean(rep->partial));
+    json_object_set_new(root, "partial",
+                        json_boolean(rep->partial || !listed));
     if (rep->matrix) {
         json_t *m = json_array();
         for (size_t c = 0; c < rep->rows; c++) {

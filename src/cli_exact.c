@@ -281,6 +281,9 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
             || sb_cli_close_out(f, o->json) != 0)
             code = SB_EXIT_USAGE;
     }
+    /* Interrupted after the walk, while its report was written. */
+    if (code != SB_EXIT_USAGE && cli->stop && *cli->stop)
+        code = SB_EXIT_INTERRUPTED;
     sb_exact_report_release(&rep);
     return code;
 }

@@ -383,6 +383,7 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
                  ? "internal error: the path probabilities do not add up to 1"
                  : "out of memory writing the exact table");
     rep->seconds = sb_now() - start;
+    rep->stop = cfg->stop;
 done:
     if (state && t->free)
         t->free(state);

@@ -343,6 +343,34 @@ static void interrupted_walk_reports_the_rest_unexplored(void **state)
     sb_exact_report_release(&rep);
 }
 
+/* A walk interrupted once it is complete, while its JSON is being made:
+   the outcomes are not listed (however many there are), and the report
+   says so and is partial. */
+static void json_interrupted_lists_no_outcome(void **state)
+{
+    (void)state;
+    sb_exact_report rep;
+    char err[256];
+    assert_int_equal(walk(&sb_shuffle_naive_swap, 4, NULL, 0, 0, &rep, err,
+                          sizeof err), SB_OK);
+    assert_int_equal(rep.n_outcomes, 24);
+    volatile sig_atomic_t stop = 1;
+    rep.stop = &stop;
+    json_t *j = sb_exact_json(&rep);
+    assert_null(json_object_get(j, "permutations"));
+    assert_true(json_is_false(json_object_get(j, "outcomes_listed")));
+    assert_true(json_is_true(json_object_get(j, "partial")));
+    assert_int_equal(json_integer_value(json_object_get(j, "reached")), 24);
+    json_decref(j);
+    stop = 0;
+    j = sb_exact_json(&rep);
+    assert_int_equal(json_array_size(json_object_get(j, "permutations")),
+                     24);
+    assert_null(json_object_get(j, "outcomes_listed"));
+    json_decref(j);
+    sb_exact_report_release(&rep);
+}
+
 static void unbounded_draws_report_unexplored_mass(void **state)
 {
     (void)state;
@@ -471,6 +499,7 @@ int main(void)
         cmocka_unit_test(fisher_yates_mod_weights),
         cmocka_unit_test(deals_and_draws),
         cmocka_unit_test(interrupted_walk_reports_the_rest_unexplored),
+        cmocka_unit_test(json_interrupted_lists_no_outcome),
         cmocka_unit_test(unbounded_draws_report_unexplored_mass),
         cmocka_unit_test(fair_but_unbounded_is_inconclusive),
         cmocka_unit_test(unit_draws_are_refused_with_the_hint),

@@ -11,6 +11,7 @@
 #ifndef SB_EXACT_H
 #define SB_EXACT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "shuffle.h"
@@ -85,6 +86,10 @@ typedef struct sb_exact_report {
     char *explored;            /* with summary_only: the mass of the
                                   paths walked, "p/q" (owned) */
     double explored_d;
+    /* The run's stop flag (may be NULL): the JSON renderer stops listing
+       outcomes when it is set, so that an interrupt is answered at once
+       however long the table ("outcomes_listed": false). */
+    const volatile sig_atomic_t *stop;
     double seconds;            /* wall-clock time (timing only) */
 } sb_exact_report;
 
