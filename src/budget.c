@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "shufflebias/status.h"
@@ -57,14 +58,44 @@ int sb_budget_parse(const char *s, uint64_t *bytes)
     return SB_OK;
 }
 
+/* The number a control-group file holds, or UINT64_MAX when it cannot be
+   read or says "max" (no limit). */
+static uint64_t cgroup_limit(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return UINT64_MAX;
+    unsigned long long v;
+    const int got = fscanf(f, "%llu", &v);
+    fclose(f);
+    return got == 1 && v > 0 ? (uint64_t)v : UINT64_MAX;
+}
+
 uint64_t sb_budget_default(void)
 {
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long page = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page <= 0)
-        return SB_BUDGET_FALLBACK;
-    const uint64_t half = (uint64_t)pages / 2 * (uint64_t)page;
-    return half < SB_BUDGET_DEFAULT_MAX ? half : SB_BUDGET_DEFAULT_MAX;
+    uint64_t machine = pages > 0 && page > 0
+                     ? (uint64_t)pages * (uint64_t)page
+                     : 2 * SB_BUDGET_FALLBACK;
+    /* A container's limit (control groups v2, then v1) and the process's
+       address-space limit (ulimit -v) are what the run can really have:
+       a budget above them would end in the kernel's OOM killer, or a
+       failed allocation, where a refusal could have said why. */
+    const uint64_t limits[] = {
+        cgroup_limit("/sys/fs/cgroup/memory.max"),
+        cgroup_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
+    };
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+        if (limits[i] < machine)
+            machine = limits[i];
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+        && (uint64_t)rl.rlim_cur < machine)
+        machine = (uint64_t)rl.rlim_cur;
+    const uint64_t half = machine / 2;
+    return half < SB_BUDGET_MIN ? SB_BUDGET_MIN
+         : half < SB_BUDGET_DEFAULT_MAX ? half : SB_BUDGET_DEFAULT_MAX;
 }
 
 void sb_budget_str(uint64_t bytes, char *buf, size_t len)

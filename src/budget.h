@@ -15,13 +15,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The default budget: half of the physical memory, at most this much.
+/* The default budget: half of the memory the process can have - the
+   physical memory, or less when a container's control group or the
+   address-space limit (ulimit -v) allows less - at most this much.
    Half leaves the other half to the system and to whatever else runs;
    the cap keeps a run on a large shared server from taking hundreds of
    gigabytes only because they are there (16 GiB holds the default
    battery at 52 cards on 128 threads, collisions' tables included). */
 #define SB_BUDGET_DEFAULT_MAX ((uint64_t)16 << 30)
-/* When the physical memory cannot be read. */
+/* Half of what is assumed when the physical memory cannot be read. */
 #define SB_BUDGET_FALLBACK ((uint64_t)1 << 30)
 /* The smallest budget --memory accepts. */
 #define SB_BUDGET_MIN ((uint64_t)1 << 20)

@@ -251,6 +251,25 @@ class LongRuns(unittest.TestCase):
                              codes=(2,))
             self.assertIn(f"invalid --memory '{bad}'", p.stderr)
 
+    def test_the_default_budget_is_half_of_what_the_process_may_have(self):
+        # Under 'ulimit -v 2G' the default is 1 GiB, not half the machine.
+        # AddressSanitizer reserves terabytes of address space, so a
+        # sanitized build cannot run under such a limit at all.
+        libs = subprocess.run(["ldd", CLI], capture_output=True, text=True)
+        if "asan" in libs.stdout:
+            self.skipTest("address-space limits do not apply to ASan builds")
+        import resource
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+        p = subprocess.run([CLI, "test", "fisher-yates", "--seed", "1",
+                            "--samples", "70000", "--json", "-"],
+                           capture_output=True, text=True, timeout=600,
+                           preexec_fn=limit)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["memory"]["budget"], 1 << 30)
+
     def test_exact_over_the_budget(self):
         # Known before the walk: 12! orders cannot fit in 1 GiB.
         p = self.run_cli("exact", "naive-swap", "--n", "12", "--max-paths",
