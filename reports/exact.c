@@ -7,11 +7,13 @@
  * draw is the hand in the order drawn; a deal lists each hand's cards,
  * hands separated by '|' ("AC|BD").
  */
+#define _POSIX_C_SOURCE 200809L   /* fileno, ftruncate */
 #include "reports/render.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shufflebias/status.h"
 
@@ -134,10 +136,18 @@ int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
     fprintf(f, "\n%s %s possible, each %s under a uniform shuffle\n\n",
             rep->possible, noun, rep->uniform);
 
+    /* The column as wide as the outcomes shown: all of them up to
+       LIST_ALL_MAX, else the most and least likely (a pass over millions
+       would take seconds). */
     int width = 5;
     char s[512];
-    for (size_t i = 0; i < rep->n_outcomes; i++) {
-        outcome_str(rep, rep->outcomes[i].sample, s, sizeof s);
+    const size_t m = rep->n_outcomes;
+    const size_t shown = m <= LIST_ALL_MAX ? m : 2 * EXTREMES;
+    for (size_t i = 0; i < shown; i++) {
+        const size_t o = m <= LIST_ALL_MAX ? i
+                       : i < EXTREMES ? rep->by_probability[i]
+                       : rep->by_probability[m - 1 - (i - EXTREMES)];
+        outcome_str(rep, rep->outcomes[o].sample, s, sizeof s);
         if ((int)strlen(s) > width)
             width = (int)strlen(s);
     }
@@ -149,7 +159,6 @@ int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
         for (size_t i = 0; i < rep->n_outcomes; i++)
             outcome_row(f, rep, &rep->outcomes[i], width);
     } else {
-        size_t m = rep->n_outcomes;
         fprintf(f, "the %d most likely and the %d least likely of %zu %s "
                 "reached:\n  %-*s  %-20s %-12s %8s  %s\n", EXTREMES, EXTREMES,
                 m, noun, width, head, "probability", "decimal", "ratio",
@@ -330,9 +339,47 @@ json_t *sb_exact_json(const sb_exact_report *rep)
     return root;
 }
 
+/* Writing the JSON text, which for millions of outcomes takes seconds:
+   given up as soon as the run's stop flag is set. */
+typedef struct json_out {
+    FILE *f;
+    const volatile sig_atomic_t *stop;
+} json_out;
+
+static int put_unless_stopped(const char *buf, size_t size, void *data)
+{
+    const json_out *o = data;
+    if (o->stop && *o->stop)
+        return -1;
+    return fwrite(buf, 1, size, o->f) == size ? 0 : -1;
+}
+
 int sb_render_exact_json(FILE *f, const sb_exact_report *rep)
 {
-    return sb_render_json_value(f, sb_exact_json(rep));
+    json_t *root = sb_exact_json(rep);
+    if (!root)
+        return SB_ENOMEM;
+    /* Only a report that lists its outcomes is long to write; one that
+       does not (interrupted already) is written whatever the flag. */
+    const int listed = json_object_get(root, "outcomes_listed") == NULL;
+    const long start = ftell(f);
+    const json_out out = { f, listed ? rep->stop : NULL };
+    int rc = json_dump_callback(root, put_unless_stopped, (void *)&out,
+                                JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (rc != 0 && out.stop && *out.stop) {
+        /* Interrupted while writing: a file is started again with the
+           report that lists no outcome (sb_exact_json sees the flag); on
+           a pipe what was written stays, cut short. */
+        if (start < 0 || fflush(f) != 0 || fseek(f, start, SEEK_SET) != 0
+            || ftruncate(fileno(f), (off_t)start) != 0)
+            return SB_EIO;
+        return sb_render_json_value(f, sb_exact_json(rep));
+    }
+    if (rc != 0)
+        return SB_EIO;
+    fputc('\n', f);
+    return ferror(f) ? SB_EIO : SB_OK;
 }
 
 /* Text for a Markdown table cell: '|' (between a deal's hands) escaped. */

@@ -256,13 +256,15 @@ static uint64_t mpz_bytes(size_t limbs)
 uint64_t sb_exact_acc_bytes(const sb_exact_acc *a)
 {
     const size_t len = a->shape.len;
-    uint64_t bytes = sb_mem(sizeof *a) + sb_mem(a->n_slots * sizeof(uint32_t));
+    uint64_t bytes = sb_mem(sizeof *a)
+                   + sb_mem(a->n_slots * sizeof(uint32_t));
     if (a->cap)
         bytes += sb_mem(a->cap * len * sizeof(sb_card))
                + 2 * sb_mem(a->cap * sizeof(mpz_t))
                + sb_mem(a->cap * sizeof(uint64_t));
     for (size_t i = 0; i < a->count; i++)
-        bytes += mpz_bytes(mpz_size(a->num[i])) + mpz_bytes(mpz_size(a->den[i]));
+        bytes += mpz_bytes(mpz_size(a->num[i]))
+               + mpz_bytes(mpz_size(a->den[i]));
     return bytes;
 }
 
@@ -480,6 +482,8 @@ static int fill_levels(const sb_exact_acc *a, mpq_t *p, const mpz_t k,
     prob_ctx ctx = { p };
     sort_indices(idx, tmp, a->count, by_probability, &ctx, a->stop);
     rep->by_probability = idx;
+    if (a->stop && *a->stop)
+        return SB_EINTR;
     mpz_t never;
     mpz_init(never);
     mpz_sub_ui(never, k, a->count);
@@ -492,6 +496,8 @@ static int fill_levels(const sb_exact_acc *a, mpq_t *p, const mpz_t k,
     }
     mpz_clear(never);
     for (size_t i = 0; i < a->count; i++) {
+        if (stopped(a, i) && i > 0)
+            return SB_EINTR;
         size_t o = idx[i];
         if (i > 0 && mpq_equal(p[o], p[idx[i - 1]])) {
             rep->levels[rep->n_levels - 1].outcomes++;
@@ -610,8 +616,6 @@ int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep)
         rep->path_weight = fraction_str(d);
     }
     rc = fill_levels(a, p, k, tmp, rep);
-    if (rc == SB_OK && a->stop && *a->stop)
-        rc = SB_EINTR;
     if (rc == SB_OK && a->shape.kind == SB_KIND_PERMUTATION
         && mpz_cmp_ui(k, NEVER_LIST_MAX) <= 0 && mpz_cmp_ui(k, a->count) > 0)
         rc = list_never(a, order, rep);
