@@ -261,6 +261,10 @@ json_t *sb_exact_json(const sb_exact_report *rep)
                             json_string(rep->unexplored));
         json_object_set_new(root, "uniform", json_false());
         json_object_set_new(root, "partial", json_true());
+        if (rep->memory_budget)
+            json_object_set_new(root, "memory", json_pack(
+                "{s:I, s:I}", "budget", (json_int_t)rep->memory_budget,
+                "estimate", (json_int_t)rep->memory_estimate));
         json_t *timing = json_object();
         json_object_set_new(timing, "seconds", json_real(rep->seconds));
         json_object_set_new(root, "timing", timing);
@@ -333,6 +337,10 @@ json_t *sb_exact_json(const sb_exact_report *rep)
         json_object_set_new(root, rep->kind == SB_KIND_DEAL
                             ? "hand_matrix" : "position_matrix", m);
     }
+    if (rep->memory_budget)
+        json_object_set_new(root, "memory", json_pack(
+            "{s:I, s:I}", "budget", (json_int_t)rep->memory_budget,
+            "estimate", (json_int_t)rep->memory_estimate));
     json_t *timing = json_object();
     json_object_set_new(timing, "seconds", json_real(rep->seconds));
     json_object_set_new(root, "timing", timing);

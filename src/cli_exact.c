@@ -229,6 +229,7 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
         for (size_t i = 0; i < m; i++) {
             json_t *one = sb_exact_json(&reps[i]);
             json_object_del(one, "timing");   /* checked in: no timing */
+            json_object_del(one, "memory");   /* nor the machine's memory */
             json_array_append_new(list, one);
         }
         json_object_set_new(root, "algorithms", list);

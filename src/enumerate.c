@@ -384,6 +384,8 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
                  : "out of memory writing the exact table");
     rep->seconds = sb_now() - start;
     rep->stop = cfg->stop;
+    rep->memory_budget = budget;
+    rep->memory_estimate = sb_exact_acc_need(acc, cfg->json);
 done:
     if (state && t->free)
         t->free(state);

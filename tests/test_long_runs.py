@@ -285,6 +285,12 @@ class LongRuns(unittest.TestCase):
                                    r"budget of 1 MiB; all 5040 possible "
                                    r"outcomes would need about [0-9.]+ MiB")
         self.assertEqual(p.stdout, "")
+        # Within the budget: the report says which, and what it needed.
+        rep, _ = self.report("exact", "naive-swap", "--n", "5", "--memory",
+                             "64M", codes=(1,))
+        self.assertEqual(rep["memory"]["budget"], 64 << 20)
+        self.assertGreater(rep["memory"]["estimate"], 120 * 1024)
+        self.assertLess(rep["memory"]["estimate"], 64 << 20)
 
     def test_merge_keeps_to_the_budget(self):
         # position at 1024 cards: 8 MiB of counts, which a merge holds
@@ -327,6 +333,7 @@ class LongRuns(unittest.TestCase):
         self.assertGreaterEqual(rep["paths"], 1 << 20)
         self.assertGreater(rep["reached"], 0)
         self.assertLessEqual(rep["reached"], 362880)
+        self.assertGreater(rep["memory"]["estimate"], 0)
         # Every path of the naive swap weighs 9^-9: the mass walked is
         # exactly the paths walked over 9^9, and the rest is unexplored.
         from fractions import Fraction

@@ -86,6 +86,9 @@ typedef struct sb_exact_report {
     char *explored;            /* with summary_only: the mass of the
                                   paths walked, "p/q" (owned) */
     double explored_d;
+    /* Memory (src/budget.h): the budget, and the estimate of what the
+       walk's table needed (with its JSON when one was asked for). */
+    uint64_t memory_budget, memory_estimate;
     /* The run's stop flag (may be NULL): the JSON renderer stops listing
        outcomes when it is set, so that an interrupt is answered at once
        however long the table ("outcomes_listed": false). */
