@@ -108,6 +108,7 @@ static const sb_shape shapes[] = {
     { SB_KIND_PERMUTATION, 52, 52, 0 },
     { SB_KIND_PERMUTATION, 200, 200, 0 },
     { SB_KIND_PERMUTATION, 1024, 1024, 0 },
+    { SB_KIND_PERMUTATION, 4096, 4096, 0 },
     { SB_KIND_DRAW, 52, 5, 0 },
     { SB_KIND_DRAW, 300, 100, 0 },
     { SB_KIND_DEAL, 52, 52, 4 },
