@@ -233,7 +233,46 @@ static json_t *count_json(const char *decimal)
                                      : json_string(decimal);
 }
 
-json_t *sb_exact_json(const sb_exact_report *rep)
+/* One outcome as JSON (new reference); 'field' names its cards. */
+static json_t *outcome_json(const sb_exact_report *rep,
+                            const sb_exact_outcome *o, const char *field)
+{
+    json_t *item = json_object(), *cards = json_array();
+    for (size_t j = 0; j < rep->len; j++)
+        json_array_append_new(cards, json_integer(o->sample[j]));
+    json_object_set_new(item, field, cards);
+    if (rep->equal_weights)
+        json_object_set_new(item, "count",
+                            json_integer((json_int_t)o->paths));
+    json_object_set_new(item, "paths", json_integer((json_int_t)o->paths));
+    json_object_set_new(item, "probability", json_real(o->probability));
+    json_object_set_new(item, "exact", json_string(o->fraction));
+    json_object_set_new(item, "ratio", json_real(o->ratio));
+    return item;
+}
+
+static json_t *level_json(const sb_exact_level *l)
+{
+    return json_pack("{s:s, s:f, s:f, s:I}", "exact", l->fraction,
+                     "probability", l->probability, "ratio", l->ratio,
+                     "outcomes", (json_int_t)l->outcomes);
+}
+
+static const char *outcomes_key(const sb_exact_report *rep)
+{
+    return rep->kind == SB_KIND_DEAL ? "deals"
+         : rep->kind == SB_KIND_DRAW ? "draws" : "permutations";
+}
+
+static const char *cards_field(const sb_exact_report *rep)
+{
+    return rep->kind == SB_KIND_DEAL ? "hands"
+         : rep->kind == SB_KIND_DRAW ? "cards" : "perm";
+}
+
+/* The report as JSON; with 'shell', its outcomes and levels are null, to
+   be written one by one in their place (sb_render_exact_json). */
+static json_t *exact_json(const sb_exact_report *rep, int shell)
 {
     json_t *root = json_object();
     json_object_set_new(root, "command", json_string("exact"));
@@ -271,13 +310,10 @@ json_t *sb_exact_json(const sb_exact_report *rep)
         return root;
     }
 
-    const char *key = rep->kind == SB_KIND_DEAL ? "deals"
-                    : rep->kind == SB_KIND_DRAW ? "draws" : "permutations";
-    const char *field = rep->kind == SB_KIND_DEAL ? "hands"
-                      : rep->kind == SB_KIND_DRAW ? "cards" : "perm";
-    json_t *list = json_array();
+    const char *key = outcomes_key(rep), *field = cards_field(rep);
+    json_t *list = shell ? json_null() : json_array();
     int listed = 1;
-    for (size_t i = 0; i < rep->n_outcomes && listed; i++) {
+    for (size_t i = 0; i < rep->n_outcomes && listed && !shell; i++) {
         if ((i & 0xffff) == 0 && rep->stop && *rep->stop) {
             /* Interrupted while the table is written: what is known,
                without the outcomes. */
@@ -285,19 +321,8 @@ json_t *sb_exact_json(const sb_exact_report *rep)
             listed = 0;
             break;
         }
-        const sb_exact_outcome *o = &rep->outcomes[i];
-        json_t *item = json_object(), *cards = json_array();
-        for (size_t j = 0; j < rep->len; j++)
-            json_array_append_new(cards, json_integer(o->sample[j]));
-        json_object_set_new(item, field, cards);
-        if (rep->equal_weights)
-            json_object_set_new(item, "count",
-                                json_integer((json_int_t)o->paths));
-        json_object_set_new(item, "paths", json_integer((json_int_t)o->paths));
-        json_object_set_new(item, "probability", json_real(o->probability));
-        json_object_set_new(item, "exact", json_string(o->fraction));
-        json_object_set_new(item, "ratio", json_real(o->ratio));
-        json_array_append_new(list, item);
+        json_array_append_new(list,
+                              outcome_json(rep, &rep->outcomes[i], field));
     }
     if (!listed) {
         json_decref(list);
@@ -307,14 +332,9 @@ json_t *sb_exact_json(const sb_exact_report *rep)
     } else {
         json_object_set_new(root, key, list);
     }
-    json_t *levels = json_array();
-    for (size_t i = 0; i < rep->n_levels && listed; i++) {
-        const sb_exact_level *l = &rep->levels[i];
-        json_array_append_new(levels, json_pack(
-            "{s:s, s:f, s:f, s:I}", "exact", l->fraction, "probability",
-            l->probability, "ratio", l->ratio, "outcomes",
-            (json_int_t)l->outcomes));
-    }
+    json_t *levels = shell ? json_null() : json_array();
+    for (size_t i = 0; i < rep->n_levels && listed && !shell; i++)
+        json_array_append_new(levels, level_json(&rep->levels[i]));
     json_object_set_new(root, "levels", levels);
     json_object_set_new(root, "never_reached", count_json(rep->unreached));
     json_object_set_new(root, "tv_distance", json_real(rep->tv_d));
@@ -347,6 +367,11 @@ json_t *sb_exact_json(const sb_exact_report *rep)
     return root;
 }
 
+json_t *sb_exact_json(const sb_exact_report *rep)
+{
+    return exact_json(rep, 0);
+}
+
 /* Writing the JSON text, which for millions of outcomes takes seconds:
    given up as soon as the run's stop flag is set. */
 typedef struct json_out {
@@ -362,32 +387,96 @@ static int put_unless_stopped(const char *buf, size_t size, void *data)
     return fwrite(buf, 1, size, o->f) == size ? 0 : -1;
 }
 
+#define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+
+/* 'len' bytes of 'text', a value nested in an array in the root: every
+   line after its first indented four more spaces, as Jansson indents
+   it. */
+static int put_nested(const json_out *o, const char *text)
+{
+    for (const char *nl; (nl = strchr(text, '\n')) != NULL; text = nl + 1)
+        if (put_unless_stopped(text, (size_t)(nl - text) + 1, (void *)o) != 0
+            || put_unless_stopped("    ", 4, (void *)o) != 0)
+            return -1;
+    return put_unless_stopped(text, strlen(text), (void *)o);
+}
+
+/* The outcomes (or the levels) written one by one, each made, written and
+   released before the next: a table of millions takes no more memory in
+   JSON than one of them.  0, or -1 when stopped or a write failed. */
+static int put_list(const json_out *o, const sb_exact_report *rep,
+                    int outcomes)
+{
+    const size_t count = outcomes ? rep->n_outcomes : rep->n_levels;
+    if (count == 0)
+        return put_unless_stopped("[]", 2, (void *)o);
+    if (put_unless_stopped("[", 1, (void *)o) != 0)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        json_t *item = outcomes
+                     ? outcome_json(rep, &rep->outcomes[i], cards_field(rep))
+                     : level_json(&rep->levels[i]);
+        char *text = item ? json_dumps(item, JSON_FLAGS) : NULL;
+        json_decref(item);
+        const int rc = !text ? -1
+                     : put_unless_stopped(i ? ",\n    " : "\n    ", i ? 6 : 5,
+                                          (void *)o) != 0 ? -1
+                     : put_nested(o, text);
+        free(text);
+        if (rc != 0)
+            return -1;
+    }
+    return put_unless_stopped("\n  ]", 4, (void *)o);
+}
+
+/* The whole report, its lists written in place of the shell's nulls.
+   0, or -1 when stopped or a write failed. */
+static int put_streamed(const json_out *o, const sb_exact_report *rep)
+{
+    json_t *shell = exact_json(rep, 1);
+    char *text = shell ? json_dumps(shell, JSON_FLAGS) : NULL;
+    json_decref(shell);
+    if (!text)
+        return -1;
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\": null", outcomes_key(rep));
+    char *a = strstr(text, key);
+    char *b = a ? strstr(a, "\"levels\": null") : NULL;
+    int rc = -1;
+    if (a && b) {
+        const size_t ka = strlen(key) - 4, kb = strlen("\"levels\": ");
+        rc = put_unless_stopped(text, (size_t)(a - text) + ka, (void *)o)
+          || put_list(o, rep, 1)
+          || put_unless_stopped(a + ka + 4, (size_t)(b - a) - ka - 4,
+                                (void *)o)
+          || put_unless_stopped(b, kb, (void *)o)
+          || put_list(o, rep, 0)
+          || put_unless_stopped(b + kb + 4, strlen(b + kb + 4), (void *)o)
+          ? -1 : 0;
+    }
+    free(text);
+    return rc;
+}
+
 int sb_render_exact_json(FILE *f, const sb_exact_report *rep)
 {
-    json_t *root = sb_exact_json(rep);
-    if (!root)
-        return SB_ENOMEM;
-    /* Only a report that lists its outcomes is long to write; one that
-       does not (interrupted already) is written whatever the flag. */
-    const int listed = json_object_get(root, "outcomes_listed") == NULL;
-    const long start = ftell(f);
-    const json_out out = { f, listed ? rep->stop : NULL };
-    int rc = json_dump_callback(root, put_unless_stopped, (void *)&out,
-                                JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    if (rc != 0 && out.stop && *out.stop) {
+    if (!rep->summary_only && !(rep->stop && *rep->stop)) {
+        const long start = ftell(f);
+        const json_out out = { f, rep->stop };
+        if (put_streamed(&out, rep) == 0) {
+            fputc('\n', f);
+            return ferror(f) ? SB_EIO : SB_OK;
+        }
+        if (!(rep->stop && *rep->stop))
+            return SB_EIO;
         /* Interrupted while writing: a file is started again with the
-           report that lists no outcome (sb_exact_json sees the flag); on
-           a pipe what was written stays, cut short. */
+           report that lists no outcome; on a pipe what was written
+           stays, cut short. */
         if (start < 0 || fflush(f) != 0 || fseek(f, start, SEEK_SET) != 0
             || ftruncate(fileno(f), (off_t)start) != 0)
             return SB_EIO;
-        return sb_render_json_value(f, sb_exact_json(rep));
     }
-    if (rc != 0)
-        return SB_EIO;
-    fputc('\n', f);
-    return ferror(f) ? SB_EIO : SB_OK;
+    return sb_render_json_value(f, sb_exact_json(rep));
 }
 
 /* Text for a Markdown table cell: '|' (between a deal's hands) escaped. */

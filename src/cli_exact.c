@@ -256,7 +256,9 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
         .max_depth = (size_t)o->max_depth,
         .stop = cli->stop,
         .memory = o->memory,
-        .json = o->json != NULL,
+        /* One report's JSON is written outcome by outcome as it is made
+           (sb_render_exact_json): no tree to hold. */
+        .json = 0,
     };
     if (sb_cli_set_params(t, o->params, o->n_params, &cfg.args) != 0)
         return SB_EXIT_USAGE;

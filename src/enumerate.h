@@ -34,8 +34,8 @@ typedef struct sb_enum_config {
     void (*progress)(void *ctx, uint64_t paths, uint64_t total);
     void *progress_ctx;
     /* The memory budget (src/budget.h), 0: sb_budget_default(); 'json':
-       the report will also be rendered as JSON, whose tree the budget
-       must hold too.  A walk known to need more is refused before it
+       the report will also be made into a JSON tree (sb_exact_json),
+       which the budget must hold too.  A walk known to need more is refused before it
        starts (its outcomes are at most its paths and the possible ones);
        one that grows past the budget stops with SB_ERANGE.  Either says
        what it would need in 'err'. */

@@ -371,6 +371,45 @@ static void json_interrupted_lists_no_outcome(void **state)
     sb_exact_report_release(&rep);
 }
 
+/* The JSON written outcome by outcome is the document sb_exact_json
+   builds whole, for permutations and for a draw. */
+static void streamed_json_is_the_whole_document(void **state)
+{
+    (void)state;
+    const struct {
+        const sb_shuffle_type *t;
+        size_t n;
+        const char *param;
+        const char *key;
+    } runs[] = {
+        { &sb_shuffle_naive_swap, 4, NULL, "permutations" },
+        { &sb_shuffle_fisher_yates, 3, NULL, "permutations" },
+        { &sb_shuffle_partial_deal, 5, "k=2", "draws" },
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        sb_exact_report rep;
+        char err[256];
+        assert_int_equal(walk(runs[r].t, runs[r].n, runs[r].param, 0, 0,
+                              &rep, err, sizeof err), SB_OK);
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        assert_int_equal(sb_render_exact_json(f, &rep), SB_OK);
+        rewind(f);
+        json_error_t jerr;
+        json_t *streamed = json_loadf(f, 0, &jerr);
+        fclose(f);
+        assert_non_null(streamed);
+        json_t *whole = sb_exact_json(&rep);
+        assert_true(json_equal(streamed, whole));
+        assert_int_equal(json_array_size(json_object_get(streamed,
+                                                         runs[r].key)),
+                         rep.n_outcomes);
+        json_decref(streamed);
+        json_decref(whole);
+        sb_exact_report_release(&rep);
+    }
+}
+
 static void unbounded_draws_report_unexplored_mass(void **state)
 {
     (void)state;
@@ -500,6 +539,7 @@ int main(void)
         cmocka_unit_test(deals_and_draws),
         cmocka_unit_test(interrupted_walk_reports_the_rest_unexplored),
         cmocka_unit_test(json_interrupted_lists_no_outcome),
+        cmocka_unit_test(streamed_json_is_the_whole_document),
         cmocka_unit_test(unbounded_draws_report_unexplored_mass),
         cmocka_unit_test(fair_but_unbounded_is_inconclusive),
         cmocka_unit_test(unit_draws_are_refused_with_the_hint),

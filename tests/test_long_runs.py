@@ -289,7 +289,8 @@ class LongRuns(unittest.TestCase):
         rep, _ = self.report("exact", "naive-swap", "--n", "5", "--memory",
                              "64M", codes=(1,))
         self.assertEqual(rep["memory"]["budget"], 64 << 20)
-        self.assertGreater(rep["memory"]["estimate"], 120 * 1024)
+        # A few hundred bytes for each of the 120 orders.
+        self.assertGreater(rep["memory"]["estimate"], 120 * 256)
         self.assertLess(rep["memory"]["estimate"], 64 << 20)
 
     def test_merge_keeps_to_the_budget(self):
