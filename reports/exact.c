@@ -7,11 +7,13 @@
  * draw is the hand in the order drawn; a deal lists each hand's cards,
  * hands separated by '|' ("AC|BD").
  */
+#define _POSIX_C_SOURCE 200809L   /* fileno, ftruncate */
 #include "reports/render.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shufflebias/status.h"
 
@@ -97,8 +99,31 @@ static void print_matrix(FILE *f, const sb_exact_report *rep)
     }
 }
 
+/* An interrupted walk: its totals, no outcome listed. */
+static int summary_text(FILE *f, const sb_exact_report *rep)
+{
+    const char *noun = outcome_noun(rep);
+    fprintf(f, "exact: %s, n = %zu%s%s%s\n", rep->algorithm, rep->n,
+            rep->params[0] ? " (" : "", rep->params,
+            rep->params[0] ? ")" : "");
+    fprintf(f, "interrupted after %" PRIu64 " paths", rep->paths);
+    if (rep->cut_paths)
+        fprintf(f, " (and %" PRIu64 " cut at the depth limit)",
+                rep->cut_paths);
+    fprintf(f, ": %" PRIu64 " of %s %s reached\n", rep->reached,
+            rep->possible, noun);
+    fprintf(f, "mass of the paths walked: %s = %.6g; unexplored: %.6g\n",
+            rep->explored, rep->explored_d, rep->unexplored_d);
+    fprintf(f, "\nverdict: INCONCLUSIVE - interrupted; the %s reached "
+            "are not listed (a walk run to its end lists them)\n", noun);
+    fprintf(f, "time: %.2f s\n", rep->seconds);
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
 int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
 {
+    if (rep->summary_only)
+        return summary_text(f, rep);
     const char *noun = outcome_noun(rep);
     fprintf(f, "exact: %s, n = %zu%s%s%s\n", rep->algorithm, rep->n,
             rep->params[0] ? " (" : "", rep->params,
@@ -111,10 +136,18 @@ int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
     fprintf(f, "\n%s %s possible, each %s under a uniform shuffle\n\n",
             rep->possible, noun, rep->uniform);
 
+    /* The column as wide as the outcomes shown: all of them up to
+       LIST_ALL_MAX, else the most and least likely (a pass over millions
+       would take seconds). */
     int width = 5;
     char s[512];
-    for (size_t i = 0; i < rep->n_outcomes; i++) {
-        outcome_str(rep, rep->outcomes[i].sample, s, sizeof s);
+    const size_t m = rep->n_outcomes;
+    const size_t shown = m <= LIST_ALL_MAX ? m : 2 * EXTREMES;
+    for (size_t i = 0; i < shown; i++) {
+        const size_t o = m <= LIST_ALL_MAX ? i
+                       : i < EXTREMES ? rep->by_probability[i]
+                       : rep->by_probability[m - 1 - (i - EXTREMES)];
+        outcome_str(rep, rep->outcomes[o].sample, s, sizeof s);
         if ((int)strlen(s) > width)
             width = (int)strlen(s);
     }
@@ -126,7 +159,6 @@ int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
         for (size_t i = 0; i < rep->n_outcomes; i++)
             outcome_row(f, rep, &rep->outcomes[i], width);
     } else {
-        size_t m = rep->n_outcomes;
         fprintf(f, "the %d most likely and the %d least likely of %zu %s "
                 "reached:\n  %-*s  %-20s %-12s %8s  %s\n", EXTREMES, EXTREMES,
                 m, noun, width, head, "probability", "decimal", "ratio",
@@ -201,7 +233,46 @@ static json_t *count_json(const char *decimal)
                                      : json_string(decimal);
 }
 
-json_t *sb_exact_json(const sb_exact_report *rep)
+/* One outcome as JSON (new reference); 'field' names its cards. */
+static json_t *outcome_json(const sb_exact_report *rep,
+                            const sb_exact_outcome *o, const char *field)
+{
+    json_t *item = json_object(), *cards = json_array();
+    for (size_t j = 0; j < rep->len; j++)
+        json_array_append_new(cards, json_integer(o->sample[j]));
+    json_object_set_new(item, field, cards);
+    if (rep->equal_weights)
+        json_object_set_new(item, "count",
+                            json_integer((json_int_t)o->paths));
+    json_object_set_new(item, "paths", json_integer((json_int_t)o->paths));
+    json_object_set_new(item, "probability", json_real(o->probability));
+    json_object_set_new(item, "exact", json_string(o->fraction));
+    json_object_set_new(item, "ratio", json_real(o->ratio));
+    return item;
+}
+
+static json_t *level_json(const sb_exact_level *l)
+{
+    return json_pack("{s:s, s:f, s:f, s:I}", "exact", l->fraction,
+                     "probability", l->probability, "ratio", l->ratio,
+                     "outcomes", (json_int_t)l->outcomes);
+}
+
+static const char *outcomes_key(const sb_exact_report *rep)
+{
+    return rep->kind == SB_KIND_DEAL ? "deals"
+         : rep->kind == SB_KIND_DRAW ? "draws" : "permutations";
+}
+
+static const char *cards_field(const sb_exact_report *rep)
+{
+    return rep->kind == SB_KIND_DEAL ? "hands"
+         : rep->kind == SB_KIND_DRAW ? "cards" : "perm";
+}
+
+/* The report as JSON; with 'shell', its outcomes and levels are null, to
+   be written one by one in their place (sb_render_exact_json). */
+static json_t *exact_json(const sb_exact_report *rep, int shell)
 {
     json_t *root = json_object();
     json_object_set_new(root, "command", json_string("exact"));
@@ -215,36 +286,55 @@ json_t *sb_exact_json(const sb_exact_report *rep)
     json_object_set_new(root, "possible", count_json(rep->possible));
     json_object_set_new(root, "uniform_probability",
                         json_string(rep->uniform));
+    if (rep->summary_only) {
+        /* An interrupted walk: its totals only, whatever its size. */
+        json_object_set_new(root, "reached",
+                            json_integer((json_int_t)rep->reached));
+        json_object_set_new(root, "outcomes_listed", json_false());
+        json_object_set_new(root, "explored_mass", json_string(rep->explored));
+        json_object_set_new(root, "explored_mass_decimal",
+                            json_real(rep->explored_d));
+        json_object_set_new(root, "never_reached",
+                            count_json(rep->unreached));
+        json_object_set_new(root, "unexplored_mass",
+                            json_string(rep->unexplored));
+        json_object_set_new(root, "uniform", json_false());
+        json_object_set_new(root, "partial", json_true());
+        if (rep->memory_budget)
+            json_object_set_new(root, "memory", json_pack(
+                "{s:I, s:I}", "budget", (json_int_t)rep->memory_budget,
+                "estimate", (json_int_t)rep->memory_estimate));
+        json_t *timing = json_object();
+        json_object_set_new(timing, "seconds", json_real(rep->seconds));
+        json_object_set_new(root, "timing", timing);
+        return root;
+    }
 
-    const char *key = rep->kind == SB_KIND_DEAL ? "deals"
-                    : rep->kind == SB_KIND_DRAW ? "draws" : "permutations";
-    const char *field = rep->kind == SB_KIND_DEAL ? "hands"
-                      : rep->kind == SB_KIND_DRAW ? "cards" : "perm";
-    json_t *list = json_array();
-    for (size_t i = 0; i < rep->n_outcomes; i++) {
-        const sb_exact_outcome *o = &rep->outcomes[i];
-        json_t *item = json_object(), *cards = json_array();
-        for (size_t j = 0; j < rep->len; j++)
-            json_array_append_new(cards, json_integer(o->sample[j]));
-        json_object_set_new(item, field, cards);
-        if (rep->equal_weights)
-            json_object_set_new(item, "count",
-                                json_integer((json_int_t)o->paths));
-        json_object_set_new(item, "paths", json_integer((json_int_t)o->paths));
-        json_object_set_new(item, "probability", json_real(o->probability));
-        json_object_set_new(item, "exact", json_string(o->fraction));
-        json_object_set_new(item, "ratio", json_real(o->ratio));
-        json_array_append_new(list, item);
+    const char *key = outcomes_key(rep), *field = cards_field(rep);
+    json_t *list = shell ? json_null() : json_array();
+    int listed = 1;
+    for (size_t i = 0; i < rep->n_outcomes && listed && !shell; i++) {
+        if ((i & 0xffff) == 0 && rep->stop && *rep->stop) {
+            /* Interrupted while the table is written: what is known,
+               without the outcomes. */
+            json_array_clear(list);
+            listed = 0;
+            break;
+        }
+        json_array_append_new(list,
+                              outcome_json(rep, &rep->outcomes[i], field));
     }
-    json_object_set_new(root, key, list);
-    json_t *levels = json_array();
-    for (size_t i = 0; i < rep->n_levels; i++) {
-        const sb_exact_level *l = &rep->levels[i];
-        json_array_append_new(levels, json_pack(
-            "{s:s, s:f, s:f, s:I}", "exact", l->fraction, "probability",
-            l->probability, "ratio", l->ratio, "outcomes",
-            (json_int_t)l->outcomes));
+    if (!listed) {
+        json_decref(list);
+        json_object_set_new(root, "reached",
+                            json_integer((json_int_t)rep->n_outcomes));
+        json_object_set_new(root, "outcomes_listed", json_false());
+    } else {
+        json_object_set_new(root, key, list);
     }
+    json_t *levels = shell ? json_null() : json_array();
+    for (size_t i = 0; i < rep->n_levels && listed && !shell; i++)
+        json_array_append_new(levels, level_json(&rep->levels[i]));
     json_object_set_new(root, "levels", levels);
     json_object_set_new(root, "never_reached", count_json(rep->unreached));
     json_object_set_new(root, "tv_distance", json_real(rep->tv_d));
@@ -253,7 +343,8 @@ json_t *sb_exact_json(const sb_exact_report *rep)
     json_object_set_new(root, "max_ratio", json_real(rep->max_ratio));
     json_object_set_new(root, "min_ratio", json_real(rep->min_ratio));
     json_object_set_new(root, "uniform", json_boolean(rep->verdict == SB_EXACT_UNIFORM));
-    json_object_set_new(root, "partial", json_boolean(rep->partial));
+    json_object_set_new(root, "partial",
+                        json_boolean(rep->partial || !listed));
     if (rep->matrix) {
         json_t *m = json_array();
         for (size_t c = 0; c < rep->rows; c++) {
@@ -266,14 +357,125 @@ json_t *sb_exact_json(const sb_exact_report *rep)
         json_object_set_new(root, rep->kind == SB_KIND_DEAL
                             ? "hand_matrix" : "position_matrix", m);
     }
+    if (rep->memory_budget)
+        json_object_set_new(root, "memory", json_pack(
+            "{s:I, s:I}", "budget", (json_int_t)rep->memory_budget,
+            "estimate", (json_int_t)rep->memory_estimate));
     json_t *timing = json_object();
     json_object_set_new(timing, "seconds", json_real(rep->seconds));
     json_object_set_new(root, "timing", timing);
     return root;
 }
 
+json_t *sb_exact_json(const sb_exact_report *rep)
+{
+    return exact_json(rep, 0);
+}
+
+/* Writing the JSON text, which for millions of outcomes takes seconds:
+   given up as soon as the run's stop flag is set. */
+typedef struct json_out {
+    FILE *f;
+    const volatile sig_atomic_t *stop;
+} json_out;
+
+static int put_unless_stopped(const char *buf, size_t size, void *data)
+{
+    const json_out *o = data;
+    if (o->stop && *o->stop)
+        return -1;
+    return fwrite(buf, 1, size, o->f) == size ? 0 : -1;
+}
+
+#define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+
+/* 'len' bytes of 'text', a value nested in an array in the root: every
+   line after its first indented four more spaces, as Jansson indents
+   it. */
+static int put_nested(const json_out *o, const char *text)
+{
+    for (const char *nl; (nl = strchr(text, '\n')) != NULL; text = nl + 1)
+        if (put_unless_stopped(text, (size_t)(nl - text) + 1, (void *)o) != 0
+            || put_unless_stopped("    ", 4, (void *)o) != 0)
+            return -1;
+    return put_unless_stopped(text, strlen(text), (void *)o);
+}
+
+/* The outcomes (or the levels) written one by one, each made, written and
+   released before the next: a table of millions takes no more memory in
+   JSON than one of them.  0, or -1 when stopped or a write failed. */
+static int put_list(const json_out *o, const sb_exact_report *rep,
+                    int outcomes)
+{
+    const size_t count = outcomes ? rep->n_outcomes : rep->n_levels;
+    if (count == 0)
+        return put_unless_stopped("[]", 2, (void *)o);
+    if (put_unless_stopped("[", 1, (void *)o) != 0)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        json_t *item = outcomes
+                     ? outcome_json(rep, &rep->outcomes[i], cards_field(rep))
+                     : level_json(&rep->levels[i]);
+        char *text = item ? json_dumps(item, JSON_FLAGS) : NULL;
+        json_decref(item);
+        const int rc = !text ? -1
+                     : put_unless_stopped(i ? ",\n    " : "\n    ", i ? 6 : 5,
+                                          (void *)o) != 0 ? -1
+                     : put_nested(o, text);
+        free(text);
+        if (rc != 0)
+            return -1;
+    }
+    return put_unless_stopped("\n  ]", 4, (void *)o);
+}
+
+/* The whole report, its lists written in place of the shell's nulls.
+   0, or -1 when stopped or a write failed. */
+static int put_streamed(const json_out *o, const sb_exact_report *rep)
+{
+    json_t *shell = exact_json(rep, 1);
+    char *text = shell ? json_dumps(shell, JSON_FLAGS) : NULL;
+    json_decref(shell);
+    if (!text)
+        return -1;
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\": null", outcomes_key(rep));
+    char *a = strstr(text, key);
+    char *b = a ? strstr(a, "\"levels\": null") : NULL;
+    int rc = -1;
+    if (a && b) {
+        const size_t ka = strlen(key) - 4, kb = strlen("\"levels\": ");
+        rc = put_unless_stopped(text, (size_t)(a - text) + ka, (void *)o)
+          || put_list(o, rep, 1)
+          || put_unless_stopped(a + ka + 4, (size_t)(b - a) - ka - 4,
+                                (void *)o)
+          || put_unless_stopped(b, kb, (void *)o)
+          || put_list(o, rep, 0)
+          || put_unless_stopped(b + kb + 4, strlen(b + kb + 4), (void *)o)
+          ? -1 : 0;
+    }
+    free(text);
+    return rc;
+}
+
 int sb_render_exact_json(FILE *f, const sb_exact_report *rep)
 {
+    if (!rep->summary_only && !(rep->stop && *rep->stop)) {
+        const long start = ftell(f);
+        const json_out out = { f, rep->stop };
+        if (put_streamed(&out, rep) == 0) {
+            fputc('\n', f);
+            return ferror(f) ? SB_EIO : SB_OK;
+        }
+        if (!(rep->stop && *rep->stop))
+            return SB_EIO;
+        /* Interrupted while writing: a file is started again with the
+           report that lists no outcome; on a pipe what was written
+           stays, cut short. */
+        if (start < 0 || fflush(f) != 0 || fseek(f, start, SEEK_SET) != 0
+            || ftruncate(fileno(f), (off_t)start) != 0)
+            return SB_EIO;
+    }
     return sb_render_json_value(f, sb_exact_json(rep));
 }
 

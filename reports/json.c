@@ -218,6 +218,18 @@ json_t *sb_report_json(const sb_report *rep)
     for (size_t i = 0; i < rep->n_results; i++)
         json_array_append_new(tests, result_object(&rep->results[i]));
     json_object_set_new(root, "tests", tests);
+    if (run->memory_budget) {
+        /* What the run's tables were estimated to need, on the threads it
+           ran on, within which budget (src/budget.h). */
+        json_t *mem = json_pack("{s:I, s:I, s:i}",
+                                "budget", (json_int_t)run->memory_budget,
+                                "estimate", (json_int_t)run->memory_estimate,
+                                "threads", (int)run->threads);
+        if (run->threads_wanted)
+            json_object_set_new(mem, "threads_wanted",
+                                json_integer(run->threads_wanted));
+        json_object_set_new(root, "memory", mem);
+    }
     json_t *timing = json_object();
     json_object_set_new(timing, "seconds", json_real(run->seconds));
     json_object_set_new(timing, "threads", json_integer(run->threads));

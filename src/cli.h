@@ -142,6 +142,12 @@ int sb_cli_run(struct sb_run_config *cfg, const char *tests, int quiet,
 int sb_cli_opt_threads(const char *arg, unsigned *out);
 unsigned sb_cli_threads_default(void);
 
+/* --memory SIZE (src/budget.h: 512M, 2G, 1.5GiB); 0, or -1 after
+   printing the error.  sb_cli_memory_note: after a run, say on stderr
+   (unless 'quiet') that the budget allowed fewer threads than asked. */
+int sb_cli_opt_memory(const char *arg, uint64_t *out);
+struct sb_report;
+void sb_cli_memory_note(const struct sb_report *rep, int quiet);
 /* Run the samples of a program or a file (src/external.h) with the
    statistics named in 'tests', showing progress unless 'quiet', escalating
    a suspect verdict at most 'escalations' times (each stage runs the

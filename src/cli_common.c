@@ -505,6 +505,7 @@ static int cli_external_stage(void *ctx, unsigned stage, uint64_t seed,
         .stop = c->spec.input.stop,
         .progress = sb_cli_progress_update,
         .progress_ctx = c->progress,
+        .memory = c->spec.memory,
     };
     int rc = sb_run(&cfg, rep, err, len);
     if (rc != SB_OK) {

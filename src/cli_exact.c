@@ -37,10 +37,15 @@ static const char usage[] =
     "                    reported as unexplored (default 4096; an algorithm\n"
     "                    that stops by a rule has its own, e.g. 9 passes)\n"
     "  --json FILE|-     also write the table as JSON ('-': stdout, no table)\n"
+    "  --memory SIZE     memory budget for the exact table (and its JSON),\n"
+    "                    such as 512M or 2G (powers of 1024; default: half\n"
+    "                    the memory the process may have, at most 16G); a\n"
+    "                    walk that would need more is refused or stopped\n"
+    "                    (exit 2), saying what it would need\n"
     "  --all             every built-in algorithm in turn (with the parameter\n"
     "                    that makes it enumerable where its defaults are not;\n"
-    "                    one still over the path budget is skipped, said on\n"
-    "                    stderr)\n"
+    "                    one still over the path or memory budget is\n"
+    "                    skipped, said on stderr)\n"
     "  --kind K          with --all: only algorithms of kind K (permutation,\n"
     "                    draw or deal)\n"
     "  --markdown FILE   with --all: the report for people, without timing\n"
@@ -48,13 +53,15 @@ static const char usage[] =
     "\n"
     "Exit codes: 0 exactly uniform, 1 not uniform, 2 usage error or an\n"
     "algorithm that cannot be enumerated, 3 inconclusive (unexplored mass),\n"
-    "130 interrupted.\n";
+    "130 interrupted (the report then gives the walk's totals only: paths,\n"
+    "outcomes reached and the mass explored).\n";
 
 typedef struct exact_options {
     const char *alg, *json, *markdown, *plugin;
     int all;
     sb_kind kind;             /* --all: only this kind, 0 for every kind */
     uint64_t n, max_paths, max_depth;
+    uint64_t memory;          /* --memory, 0: the default budget */
     int quiet;
     const char *params[SB_CLI_PARAMS_MAX];
     size_t n_params;
@@ -63,7 +70,7 @@ typedef struct exact_options {
 static int parse(int argc, char **argv, exact_options *o)
 {
     enum { O_N = 256, O_PARAM, O_MAX_PATHS, O_MAX_DEPTH, O_JSON, O_QUIET,
-           O_HELP, O_ALL, O_MD, O_KIND, O_PLUGIN };
+           O_HELP, O_ALL, O_MD, O_KIND, O_PLUGIN, O_MEMORY };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "param", required_argument, NULL, O_PARAM },
@@ -76,6 +83,7 @@ static int parse(int argc, char **argv, exact_options *o)
         { "markdown", required_argument, NULL, O_MD },
         { "kind", required_argument, NULL, O_KIND },
         { "plugin", required_argument, NULL, O_PLUGIN },
+        { "memory", required_argument, NULL, O_MEMORY },
         { NULL, 0, NULL, 0 }
     };
     *o = (exact_options){ .n = 3, .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
@@ -110,6 +118,10 @@ static int parse(int argc, char **argv, exact_options *o)
         case O_ALL: o->all = 1; break;
         case O_MD: o->markdown = optarg; break;
         case O_PLUGIN: o->plugin = optarg; break;
+        case O_MEMORY:
+            if (sb_cli_opt_memory(optarg, &o->memory) != 0)
+                return -1;
+            break;
         case O_KIND:
             if (sb_cli_opt_kind(optarg, &o->kind) != 0)
                 return -1;
@@ -165,6 +177,8 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
             .max_paths = o->max_paths,
             .max_depth = (size_t)o->max_depth,
             .stop = cli->stop,
+            .memory = o->memory,
+            .json = o->json != NULL,
         };
         char err[512];
         if ((o->kind && t->kind != o->kind)
@@ -216,6 +230,7 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
         for (size_t i = 0; i < m; i++) {
             json_t *one = sb_exact_json(&reps[i]);
             json_object_del(one, "timing");   /* checked in: no timing */
+            json_object_del(one, "memory");   /* nor the machine's memory */
             json_array_append_new(list, one);
         }
         json_object_set_new(root, "algorithms", list);
@@ -245,6 +260,10 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
         .max_paths = o->max_paths,
         .max_depth = (size_t)o->max_depth,
         .stop = cli->stop,
+        .memory = o->memory,
+        /* One report's JSON is written outcome by outcome as it is made
+           (sb_render_exact_json): no tree to hold. */
+        .json = 0,
     };
     if (sb_cli_set_params(t, o->params, o->n_params, &cfg.args) != 0)
         return SB_EXIT_USAGE;
@@ -272,6 +291,9 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
                                       == SB_OK) != 0)
             code = SB_EXIT_USAGE;
     }
+    /* Interrupted after the walk, while its report was written. */
+    if (code != SB_EXIT_USAGE && cli->stop && *cli->stop)
+        code = SB_EXIT_INTERRUPTED;
     sb_exact_report_release(&rep);
     return code;
 }

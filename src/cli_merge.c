@@ -20,6 +20,7 @@
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
+#include "src/budget.h"
 #include "src/rng.h"
 #include "src/runner.h"
 #include "src/state.h"
@@ -40,6 +41,9 @@ static const char usage[] =
     "  --force           replace an existing file at --state (it may hold\n"
     "                    another run's counts)\n"
     "  --quiet           print nothing but errors; the exit code tells\n"
+    "  --memory SIZE     memory budget, as for 'test' (512M, 2G, 1.5GiB);\n"
+    "                    the files are read one at a time, so a merge needs\n"
+    "                    about three copies of one file's counts\n"
     "\n"
     "Exit codes as for 'test': 0 no bias found, 1 bias found, 2 usage or\n"
     "input error, 3 inconclusive.  A merge that covers fewer samples than\n"
@@ -48,6 +52,7 @@ static const char usage[] =
 
 typedef struct merge_options {
     const char *json, *state;
+    uint64_t memory;          /* --memory, 0: the default budget */
     int quiet, force;
     char **files;
     size_t n_files;
@@ -55,13 +60,14 @@ typedef struct merge_options {
 
 static int parse(int argc, char **argv, merge_options *o)
 {
-    enum { O_JSON = 256, O_STATE, O_QUIET, O_HELP, O_FORCE };
+    enum { O_JSON = 256, O_STATE, O_QUIET, O_HELP, O_FORCE, O_MEMORY };
     static const struct option longopts[] = {
         { "json", required_argument, NULL, O_JSON },
         { "state", required_argument, NULL, O_STATE },
         { "quiet", no_argument, NULL, O_QUIET },
         { "help", no_argument, NULL, O_HELP },
         { "force", no_argument, NULL, O_FORCE },
+        { "memory", required_argument, NULL, O_MEMORY },
         { NULL, 0, NULL, 0 }
     };
     *o = (merge_options){ 0 };
@@ -74,6 +80,10 @@ static int parse(int argc, char **argv, merge_options *o)
         case O_QUIET: o->quiet = 1; break;
         case O_FORCE: o->force = 1; break;
         case O_HELP: return 1;
+        case O_MEMORY:
+            if (sb_cli_opt_memory(optarg, &o->memory) != 0)
+                return -1;
+            break;
         default:
             sb_cli_bad_option("merge", argv[optind - 1]);
             return -1;
@@ -98,6 +108,7 @@ typedef struct merged {
     uint64_t samples;         /* asked for: each seed's run once */
     sb_chunks *chunks;        /* per distinct seed: chunks held */
     sb_run_counts total;
+    uint64_t budget, estimate; /* the memory budget, and the need */
 } merged;
 
 static void merged_free(merged *m)
@@ -115,6 +126,48 @@ static void merged_free(merged *m)
     free(m->st);
 }
 
+/* A file's accumulators once added to the total (its chunks stay, for
+   the checks of the files after it): a merge of many files holds one
+   file's counts at a time. */
+static void free_counts(sb_state *st)
+{
+    sb_run_counts *c = &st->counts;
+    if (c->acc)
+        for (size_t i = 0; i < st->n_stats; i++)
+            if (c->acc[i])
+                st->stats[i]->free(c->acc[i]);
+    free(c->acc);
+    c->acc = NULL;
+}
+
+/* After the first file: the budget checked, and the total made.  The
+   need is that of two threads' counts (the total, and the file's bytes
+   read whole before they are parsed) with a resumed copy (a file's
+   counts as read), the results, and with --state the copy a state file
+   is built from.  0, or -1 after printing the error. */
+static int start_total(const merge_options *o, merged *m)
+{
+    const sb_state *first = &m->st[0];
+    m->budget = o->memory ? o->memory : sb_budget_default();
+    m->estimate = sb_run_memory(first->stats, first->n_stats, &first->shape,
+                                2, o->state != NULL, 1);
+    if (m->estimate > m->budget) {
+        char need[32], budget[32];
+        sb_budget_str(m->estimate, need, sizeof need);
+        sb_budget_str(m->budget, budget, sizeof budget);
+        sb_cli_error("merge: the counts of '%s' need %s of memory to merge, "
+                     "over the budget of %s: raise --memory", o->files[0],
+                     need, budget);
+        return -1;
+    }
+    if (sb_run_counts_alloc(&m->total, first->stats, first->n_stats,
+                            &first->shape) != SB_OK) {
+        sb_cli_error("out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 /* Read every file, check that they fit together and add them up.  0, or
    -1 after printing the error. */
 static int gather(const merge_options *o, merged *m)
@@ -127,20 +180,18 @@ static int gather(const merge_options *o, merged *m)
         sb_cli_error("out of memory");
         return -1;
     }
-    for (; m->n < o->n_files; m->n++)
-        if (sb_state_read(o->files[m->n], &m->st[m->n], err, sizeof err)
+    const sb_state *first = &m->st[0];
+    /* One file at a time: read, checked, added, and its counts freed. */
+    for (size_t k = 0; k < o->n_files; k++) {
+        if (sb_state_read(o->files[k], &m->st[k], err, sizeof err)
             != SB_OK) {
             sb_cli_error("%s", err);
             return -1;
         }
-    const sb_state *first = &m->st[0];
-    if (sb_run_counts_alloc(&m->total, first->stats, first->n_stats,
-                            &first->shape) != SB_OK) {
-        sb_cli_error("out of memory");
-        return -1;
-    }
-    for (size_t k = 0; k < m->n; k++) {
-        const sb_state *st = &m->st[k];
+        m->n = k + 1;
+        sb_state *st = &m->st[k];
+        if (k == 0 && start_total(o, m) != 0)
+            return -1;
         if (k > 0 && sb_state_compatible(first, st, err, sizeof err)
                      != SB_OK) {
             sb_cli_error("merge: '%s' is not a run of what '%s' ran: %s",
@@ -191,6 +242,7 @@ static int gather(const merge_options *o, merged *m)
                          o->files[k], sb_status_str(rc));
             return -1;
         }
+        free_counts(st);
     }
     return 0;
 }
@@ -227,6 +279,9 @@ static int fill_report(const merged *m, sb_report *rep)
         run->tally = m->total.tally;
     }
     run->merged_files = m->n;
+    run->memory_budget = m->budget;
+    run->memory_estimate = m->estimate;
+    run->threads = 1;
     run->merged_seeds = m->seeds;
     run->n_merged_seeds = m->n_seeds;
     char err[512];

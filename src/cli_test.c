@@ -77,6 +77,11 @@ static const char usage[] =
     "                    from --seed and twice the samples of the time before\n"
     "  --threads N       threads making samples (default: one per core);\n"
     "                    the counts are the same whatever N\n"
+    "  --memory SIZE     memory budget for the run's tables, such as 512M,\n"
+    "                    2G or 1.5GiB (K, M, G, T are powers of 1024;\n"
+    "                    default: half the memory the process may have,\n"
+    "                    at most 16G); fewer threads when they do not all\n"
+    "                    fit, refused (exit 2) when one does not\n"
     "  --json FILE|-     also write the result as JSON ('-': stdout, and no table)\n"
     "  --quiet           print nothing but errors (and no progress line);\n"
     "                    the exit code tells\n"
@@ -122,6 +127,7 @@ typedef struct test_options {
     unsigned escalate;
     int escalate_given, n_given;
     unsigned threads;         /* 0: one per core */
+    uint64_t memory;          /* --memory, 0: the default budget */
     const char *state, *resume, *part;
     int force;                /* --force: --state may replace a file */
     unsigned part_i, part_k;
@@ -202,7 +208,7 @@ static int parse(int argc, char **argv, test_options *o)
            O_QUIET, O_ESCALATE, O_HELP, O_PLUGIN, O_EXEC, O_INPUT, O_KIND,
            O_HANDS, O_DRAW, O_FORMAT, O_ONE_BASED, O_SKIP_INVALID,
            O_THREADS, O_STATE, O_RESUME, O_PART, O_FORCE, O_CARD_ORDER,
-           O_EXEC_TIMEOUT };
+           O_EXEC_TIMEOUT, O_MEMORY };
     static const struct option longopts[] = {
         { "n", required_argument, NULL, O_N },
         { "samples", required_argument, NULL, O_SAMPLES },
@@ -230,6 +236,7 @@ static int parse(int argc, char **argv, test_options *o)
         { "force", no_argument, NULL, O_FORCE },
         { "card-order", required_argument, NULL, O_CARD_ORDER },
         { "exec-timeout", required_argument, NULL, O_EXEC_TIMEOUT },
+        { "memory", required_argument, NULL, O_MEMORY },
         { NULL, 0, NULL, 0 }
     };
     *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT,
@@ -246,6 +253,10 @@ static int parse(int argc, char **argv, test_options *o)
             break;
         case O_THREADS:
             if (sb_cli_opt_threads(optarg, &o->threads) != 0)
+                return -1;
+            break;
+        case O_MEMORY:
+            if (sb_cli_opt_memory(optarg, &o->memory) != 0)
                 return -1;
             break;
         case O_STATE: o->state = optarg; break;
@@ -457,7 +468,8 @@ static int exit_code(const sb_report *rep)
 static int test_external(const sb_cli *cli, const test_options *o)
 {
     sb_external_spec spec = { .command = o->exec, .path = o->input,
-                              .idle_seconds = o->exec_timeout };
+                              .idle_seconds = o->exec_timeout,
+                              .memory = o->memory };
     if (input_spec(o, &spec.input) != 0)
         return SB_EXIT_USAGE;
     spec.input.stop = cli->stop;
@@ -647,6 +659,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         .plugin = o.plugin,
         .threads = o.threads ? o.threads : sb_cli_threads_default(),
         .stop = cli->stop,
+        .memory = o.memory,
     };
     sb_cli_keep keep = { .path = o.state,
                                .resume = o.resume ? &resumed : NULL,
@@ -659,6 +672,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         /* A run whose state was lost failed, whatever its counts say. */
         if (o.state && keep.save_failed)
             rep.run.error = keep.save_error;
+        sb_cli_memory_note(&rep, o.quiet);
         /* A plug-in's bad sample: exit 2, the partial report kept. */
         const int bad = rep.run.bad_sample[0] != '\0';
         code = sb_cli_report(&rep, o.json, o.quiet,

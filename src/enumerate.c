@@ -17,6 +17,7 @@
 #include "src/enumerate.h"
 
 #include <gmp.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
 #include "src/plugin.h"
+#include "src/budget.h"
 #include "src/runner.h"
 #include "src/sample_check.h"
 #include "stats/exact.h"
@@ -232,6 +234,68 @@ static int check_path(const sb_enum_config *cfg, const walk *k,
     return SB_EINVAL;
 }
 
+/* Before the walk, when its paths are known: the outcomes are at most
+   the paths and at most the possible ones (n!/(n-k)! orders or draws; a
+   deal's hand sizes are known only from its samples), and a path's
+   probability has a denominator of about log2(paths) bits.  SB_OK, or
+   SB_ERANGE with what the walk could need in 'err'. */
+static int memory_up_front(const sb_enum_config *cfg, const sb_shape *shape,
+                           uint64_t budget, char *err, size_t len)
+{
+    const sb_shuffle_type *t = cfg->alg;
+    if (!t->exact_paths)
+        return SB_OK;
+    const uint64_t paths = t->exact_paths(&cfg->args);
+    double outcomes = (double)paths;
+    if (shape->kind != SB_KIND_DEAL) {
+        const double possible = exp(lgamma((double)shape->n + 1)
+                                    - lgamma((double)(shape->n - shape->len)
+                                             + 1));
+        if (possible < outcomes)
+            outcomes = possible;
+    }
+    const size_t limbs = (size_t)(log2((double)paths + 1) / 64) + 1;
+    const double need = outcomes
+                      * (double)sb_exact_outcome_bytes(shape->len, limbs,
+                                                       cfg->json);
+    if (need <= (double)budget)
+        return SB_OK;
+    char needs[32], has[32];
+    sb_budget_str(need >= 0x1p62 ? UINT64_MAX / 2 : (uint64_t)need, needs,
+                  sizeof needs);
+    sb_budget_str(budget, has, sizeof has);
+    snprintf(err, len, "'%s' at n = %zu can reach %.4g outcomes, whose exact "
+             "table would need up to %s of memory%s, over the budget of %s: "
+             "raise --memory or lower n", t->name, cfg->args.n, outcomes,
+             needs, cfg->json ? " with its JSON" : "", has);
+    return SB_ERANGE;
+}
+
+/* The walk's table has grown past the budget: what it would need. */
+static int memory_over(const sb_enum_config *cfg, const sb_exact_acc *acc,
+                       const sb_shape *shape, uint64_t walked,
+                       uint64_t budget, char *err, size_t len)
+{
+    const size_t count = sb_exact_acc_count(acc);
+    const double per = (double)sb_exact_acc_need(acc, cfg->json)
+                     / (double)(count ? count : 1);
+    const double possible = exp(lgamma((double)shape->n + 1)
+                                - lgamma((double)(shape->n - shape->len) + 1));
+    char has[32], all[32];
+    sb_budget_str(budget, has, sizeof has);
+    const double need_all = per * possible;
+    sb_budget_str(need_all >= 0x1p62 ? UINT64_MAX / 2 : (uint64_t)need_all,
+                  all, sizeof all);
+    snprintf(err, len, "'%s' at n = %zu reached %zu outcomes in %llu paths "
+             "and its exact table%s outgrew the memory budget of %s; all "
+             "%.4g possible %s would need about %s: raise --memory or lower "
+             "n", cfg->alg->name, cfg->args.n, count,
+             (unsigned long long)walked, cfg->json ? " with its JSON" : "",
+             has, possible, shape->kind == SB_KIND_DEAL ? "deals (at most)"
+                          : "outcomes", all);
+    return SB_ERANGE;
+}
+
 static void describe(const sb_enum_config *cfg, sb_exact_report *rep,
                      const sb_shape *shape)
 {
@@ -291,6 +355,9 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
             return prc;
         }
     }
+    const uint64_t budget = cfg->memory ? cfg->memory : sb_budget_default();
+    if (memory_up_front(cfg, &shape, budget, err, len) != SB_OK)
+        return SB_ERANGE;
     describe(cfg, rep, &shape);
 
     walk *k = calloc(1, sizeof *k);
@@ -304,6 +371,8 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
     int rc = k ? walk_init(k, depth) : SB_ENOMEM;
     if (rc == SB_OK)
         rc = sb_exact_acc_new(&acc, &shape);
+    if (rc == SB_OK)
+        sb_exact_acc_set_stop(acc, cfg->stop);
     if (rc == SB_OK && t->init)
         rc = t->init(&state, &cfg->args);
     if (rc == SB_OK && !out)
@@ -316,12 +385,10 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
     const double start = sb_now();
     sb_src src = { .ops = &enum_ops, .impl = k };
     uint64_t walked = 0;
+    size_t reached = 0;
     do {
-        if (cfg->stop && *cfg->stop) {
-            rep->partial = 1;
-            sb_exact_acc_rest_unexplored(acc);
+        if (cfg->stop && *cfg->stop)
             break;
-        }
         if (walked == cfg->max_paths) {
             snprintf(err, len, "'%s' at n = %zu has more than %llu paths: "
                      "raise --max-paths or lower n%s%s%s%s", t->name,
@@ -375,18 +442,41 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
                          (unsigned long long)walked);
                 goto done;
             }
+            if (sb_exact_acc_count(acc) != reached) {
+                reached = sb_exact_acc_count(acc);
+                if (sb_exact_acc_need(acc, cfg->json) > budget) {
+                    rc = memory_over(cfg, acc, &shape, walked + 1, budget,
+                                     err, len);
+                    goto done;
+                }
+            }
         }
         if ((++walked & 0xfffff) == 0 && cfg->progress)
             cfg->progress(cfg->progress_ctx, walked,
                           t->exact_paths ? t->exact_paths(&cfg->args) : 0);
     } while (advance(k));
 
-    rc = sb_exact_acc_finish(acc, rep);
+    int interrupted = cfg->stop && *cfg->stop;
+    if (!interrupted) {
+        rc = sb_exact_acc_finish(acc, rep);
+        if (rc == SB_EINTR) {
+            sb_exact_report_release(rep);
+            interrupted = 1;
+        }
+    }
+    if (interrupted) {
+        /* Interrupted, in the walk or while its table was made: the
+           totals, at once, never a table of every outcome reached. */
+        rc = sb_exact_acc_summary(acc, rep);
+    }
     if (rc != SB_OK)
         snprintf(err, len, rc == SB_ERANGE
                  ? "internal error: the path probabilities do not add up to 1"
                  : "out of memory writing the exact table");
     rep->seconds = sb_now() - start;
+    rep->stop = cfg->stop;
+    rep->memory_budget = budget;
+    rep->memory_estimate = sb_exact_acc_need(acc, cfg->json);
 done:
     if (state && t->free)
         t->free(state);

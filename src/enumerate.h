@@ -37,6 +37,14 @@ typedef struct sb_enum_config {
     /* Called every 2^20 paths; may be NULL. */
     void (*progress)(void *ctx, uint64_t paths, uint64_t total);
     void *progress_ctx;
+    /* The memory budget (src/budget.h), 0: sb_budget_default(); 'json':
+       the report will also be made into a JSON tree (sb_exact_json),
+       which the budget must hold too.  A walk known to need more is refused before it
+       starts (its outcomes are at most its paths and the possible ones);
+       one that grows past the budget stops with SB_ERANGE.  Either says
+       what it would need in 'err'. */
+    uint64_t memory;
+    int json;
 } sb_enum_config;
 
 /* Walk every path of cfg->alg and fill 'rep' (release it with
@@ -44,12 +52,15 @@ typedef struct sb_enum_config {
    reason in 'err': SB_EINVAL (n or the parameters do not suit the
    algorithm), SB_ENOTSUP (the algorithm cannot be enumerated: a
    unit() draw, a draw of 64 bits, a refusal), SB_ERANGE (over the path
-   budget, before starting when the tree size is known), SB_EINVAL (the
-   algorithm made different draws on the same path, or a path's sample
-   is not of its kind or ran past its buffer: every sample is checked, so
-   that no shape is certified that was not made), SB_ENOMEM.  An
-   interrupted walk returns SB_OK with rep->partial set and the rest of the
-   mass reported unexplored. */
+   budget, before starting when the tree size is known, or over the
+   memory budget, see 'memory'), SB_EINVAL (the algorithm made different
+   draws on the same path, or a path's sample is not of its kind or ran
+   past its buffer: every sample is checked, so that no shape is certified
+   that was not made), SB_ENOMEM.  An interrupted walk (or one interrupted
+   while its table is made) returns SB_OK at once with a summary:
+   rep->partial and rep->summary_only set, the paths walked, the outcomes
+   reached and the mass explored (sb_exact_acc_summary), no outcome
+   listed. */
 int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
                  size_t len);
 

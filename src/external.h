@@ -42,6 +42,8 @@ typedef struct sb_external_spec {
     sb_input_spec input;     /* format, shape (a DRAW's len may be 0: taken
                                 from the first sample), one_based,
                                 skip_invalid, stop flag */
+    uint64_t memory;         /* the run's memory budget (src/budget.h), 0:
+                                the default */
 } sb_external_spec;
 
 typedef struct sb_external sb_external;

@@ -40,6 +40,7 @@
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
 #include "src/plugin.h"
+#include "src/budget.h"
 #include "src/rng.h"
 #include "src/sample_check.h"
 #include "stats/battery.h"
@@ -161,6 +162,9 @@ typedef struct pool {
     pthread_t caller;      /* the thread that called sb_run */
     uint64_t target;       /* samples this run makes and counts: the run's,
                               or a part's share (resumed ones included) */
+    uint64_t budget;       /* the memory budget, and the estimate of the */
+    uint64_t estimate;     /* run's need on n_workers threads */
+    unsigned threads_wanted; /* threads asked for, when fewer fit */
 } pool;
 
 /* Whether the run is to stop.  The caller's flag is set by a signal
@@ -341,6 +345,19 @@ static sb_run_counts worker_counts(const pool *p, const worker *w)
     return c;
 }
 
+/* At the end, a thread's accumulators once merged: the results are
+   finalized beside one set of counts, not one per thread (the budget
+   counts on it, sb_run_memory). */
+static void free_accumulators(const sb_run_config *cfg, worker *w)
+{
+    if (w->acc)
+        for (size_t i = 0; i < cfg->n_stats; i++)
+            if (w->acc[i])
+                cfg->stats[i]->free(w->acc[i]);
+    free(w->acc);
+    w->acc = NULL;
+}
+
 /* The counts so far, merged into 'out': the resumed ones and every
    thread's.  Threads must be parked or finished.  For a checkpoint the
    counts go into fresh accumulators ('take' 0: the threads go on with
@@ -366,6 +383,8 @@ static int collect(pool *p, int take, sb_run_counts *out)
     for (unsigned t = first; t < p->n_workers && rc == SB_OK; t++) {
         const sb_run_counts part = worker_counts(p, &p->w[t]);
         rc = sb_run_counts_merge(out, &part, cfg->stats, cfg->n_stats);
+        if (take && rc == SB_OK)
+            free_accumulators(cfg, &p->w[t]);
     }
     uint64_t shared;
     if (rc == SB_OK)
@@ -574,6 +593,68 @@ static void pool_free(pool *p)
     pthread_cond_destroy(&p->go);
 }
 
+uint64_t sb_run_memory(const sb_stat_type *const *stats, size_t n_stats,
+                       const sb_shape *shape, unsigned threads,
+                       int checkpoint, int resume)
+{
+    uint64_t set = sizeof(worker)
+                 + (uint64_t)SB_BLOCK_SAMPLES * shape->len * sizeof(sb_card);
+    uint64_t results = 0;
+    for (size_t i = 0; i < n_stats; i++) {
+        size_t fin;
+        set += sb_stat_memory(stats[i], shape, &fin);
+        results += fin;
+    }
+    /* A checkpoint holds a merged copy of the counts, then the state
+       file built from it in memory, which grows by doubling. */
+    const uint64_t sampling = (uint64_t)threads * set
+                            + (checkpoint ? 3 * set : 0);
+    const uint64_t finishing = set + results + (checkpoint ? 3 * set : 0);
+    return (sampling > finishing ? sampling : finishing)
+         + (resume ? set : 0);
+}
+
+typedef struct need_ctx {
+    const sb_run_config *cfg;
+    const sb_shape *shape;
+} need_ctx;
+
+static uint64_t run_need(unsigned threads, const void *ctx)
+{
+    const need_ctx *c = ctx;
+    return sb_run_memory(c->cfg->stats, c->cfg->n_stats, c->shape, threads,
+                         c->cfg->checkpoint != NULL && !c->cfg->feed,
+                         c->cfg->resume != NULL);
+}
+
+/* The threads that fit the budget, at most *threads: fewer when that is
+   all that fits (the report says so), SB_ENOMEM with the need in 'err'
+   when not even one does. */
+static int fit_memory(pool *p, const sb_shape *shape, unsigned *threads,
+                      char *err, size_t len)
+{
+    const sb_run_config *cfg = p->cfg;
+    const need_ctx ctx = { cfg, shape };
+    p->budget = cfg->memory ? cfg->memory : sb_budget_default();
+    const unsigned fit = sb_budget_threads(p->budget, *threads, run_need,
+                                           &ctx);
+    if (fit == 0) {
+        char need[32], budget[32];
+        sb_budget_str(run_need(1, &ctx), need, sizeof need);
+        sb_budget_str(p->budget, budget, sizeof budget);
+        snprintf(err, len, "the run needs %s of memory for its tables on "
+                 "one thread, over the budget of %s: raise --memory, or "
+                 "choose fewer statistics (--tests) or a smaller n", need,
+                 budget);
+        return SB_ENOMEM;
+    }
+    if (fit < *threads)
+        p->threads_wanted = *threads;
+    *threads = fit;
+    p->estimate = run_need(fit, &ctx);
+    return SB_OK;
+}
+
 /* Everything a run needs before its first sample: the source, the
    threads' states and accumulators.  On failure 'err' says why. */
 static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
@@ -631,6 +712,8 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
     } else {
         threads = 1;
     }
+    if (fit_memory(p, shape, &threads, err, len) != SB_OK)
+        return SB_ENOMEM;
     p->n_workers = threads;
     p->w = aligned_alloc(_Alignof(worker), threads * sizeof *p->w);
     if (!p->w)
@@ -884,6 +967,9 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
     rep->run.seed = cfg->seed;
     rep->run.stream_version = SB_STREAM_VERSION;
     rep->run.threads = p.threads_used ? p.threads_used : 1;
+    rep->run.memory_budget = p.budget;
+    rep->run.memory_estimate = p.estimate;
+    rep->run.threads_wanted = p.threads_wanted;
     rep->run.resumed = p.base.done;
     if (cfg->feed) {
         /* Read to the end: as many as there were. */

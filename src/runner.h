@@ -104,6 +104,12 @@ typedef struct sb_run_config {
     /* Called after every chunk with the samples done so far; may be NULL. */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
+    /* The memory budget in bytes (src/budget.h), 0: sb_budget_default().
+       A run whose tables do not fit on 'threads' threads runs on as many
+       as fit (rep->run.threads_wanted then says how many were asked
+       for), and is refused (SB_ENOMEM, the need in 'err') when one does
+       not fit. */
+    uint64_t memory;
 } sb_run_config;
 
 /* Run 'cfg' and fill 'rep' (results allocated; release with
@@ -141,6 +147,16 @@ void sb_run_counts_free(sb_run_counts *c, const sb_stat_type *const *stats,
 int sb_report_results(sb_report *rep, const sb_stat_type *const *stats,
                       size_t n_stats, void *const *acc, uint64_t done,
                       char *err, size_t len);
+
+/* The bytes a run of 'stats' on samples of 'shape' needs on 'threads'
+   threads, as the budget counts them: each thread's accumulators and
+   block; with 'checkpoint', a copy of the counts and the state file
+   built from it while it is saved; with 'resume', the counts resumed
+   from; and, at the end, the results of finalize beside one set of
+   counts (the threads' others are freed by then). */
+uint64_t sb_run_memory(const sb_stat_type *const *stats, size_t n_stats,
+                       const sb_shape *shape, unsigned threads,
+                       int checkpoint, int resume);
 
 /* Seconds since an arbitrary origin, for timing only. */
 double sb_now(void);

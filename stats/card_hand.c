@@ -32,6 +32,7 @@
 #include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -176,6 +177,13 @@ static int card_hand_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+static size_t card_hand_memory(const sb_shape *shape, size_t *finalize)
+{
+    const size_t cells = shape->n * shape->hands;
+    *finalize = sb_mem_finalize(shape->hands, cells);
+    return sb_mem(sizeof(card_hand_acc) + cells * sizeof(uint64_t));
+}
+
 const sb_stat_type sb_stat_card_hand = {
     .name = "card-hand",
     .sees = "how often each card is dealt to each hand (card x hand "
@@ -191,4 +199,5 @@ const sb_stat_type sb_stat_card_hand = {
     .free = card_hand_free,
     .save = card_hand_save,
     .load = card_hand_load,
+    .memory = card_hand_memory,
 };

@@ -37,6 +37,7 @@
 #include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -155,6 +156,13 @@ static int card_slot_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+static size_t card_slot_memory(const sb_shape *shape, size_t *finalize)
+{
+    const size_t cells = shape->len * shape->n;
+    *finalize = sb_mem_finalize(shape->len, cells);
+    return sb_mem(sizeof(card_slot_acc) + cells * sizeof(uint64_t));
+}
+
 const sb_stat_type sb_stat_card_slot = {
     .name = "card-slot",
     .sees = "how often each card is drawn first, second, ... or not at "
@@ -170,4 +178,5 @@ const sb_stat_type sb_stat_card_slot = {
     .free = card_slot_free,
     .save = card_slot_save,
     .load = card_slot_load,
+    .memory = card_slot_memory,
 };

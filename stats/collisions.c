@@ -65,6 +65,12 @@
  * depends on when memory ran short.  At the cap, f N ~ 2^21
  * samples are kept, and the test still sees sources of up to about
  * f N^2 / 4.6 = 2^21 N / 4.6 reachable samples: 2^48 at N = 10^9.
+ * CAP is part of what a run counts (it decides f), so it is the same on
+ * every thread and every machine, and not a share of the run's memory
+ * budget: the budget (src/budget.h) decides how many threads' tables a
+ * run holds at once, never how large one may grow, so that the counts
+ * stay the same whatever the threads.  'memory' below tells the budget
+ * the most a table holds, 120 MiB while it doubles to the cap.
  *
  * The null.  With N samples uniform over S possible ones, the number of
  * repeats R = N - (distinct samples) has the exact mean
@@ -109,6 +115,7 @@
 #include <gsl/gsl_sf_gamma.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -853,6 +860,31 @@ static int collisions_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+/* The bytes table_array takes for an array of 'bytes'. */
+static size_t table_array_bytes(size_t bytes)
+{
+    const size_t whole = bytes >= HUGE_PAGE
+                       ? (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1)
+                       : (bytes + 63) & ~(size_t)63;
+    return sb_mem(whole);
+}
+
+/* The most a table ever holds: while it grows from SLOTS_MAX / 2 slots to
+   SLOTS_MAX, both tables at once, 120 MiB (the table at the cap alone is
+   80 MiB).  The same for every shape: the cap bounds the slots, not the
+   samples. */
+static size_t collisions_memory(const sb_shape *shape, size_t *finalize)
+{
+    const size_t words = (shape->len + VALUES_PER_WORD - 1) / VALUES_PER_WORD;
+    size_t tables = 0;
+    for (size_t slots = SLOTS_MAX / 2; slots <= SLOTS_MAX; slots *= 2)
+        tables += table_array_bytes(slots * sizeof(fp128))
+                + table_array_bytes(slots * sizeof(uint32_t));
+    *finalize = sb_mem_finalize(0, 1);
+    return sb_mem(sizeof(collisions_acc) + 4 * words * sizeof(uint64_t))
+         + tables;
+}
+
 const sb_stat_type sb_stat_collisions = {
     .name = "collisions",
     .sees = "how many samples repeat an earlier one exactly (the birthday "
@@ -868,4 +900,5 @@ const sb_stat_type sb_stat_collisions = {
     .free = collisions_free,
     .save = collisions_save,
     .load = collisions_load,
+    .memory = collisions_memory,
 };

@@ -22,6 +22,7 @@
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -198,6 +199,13 @@ static int cycles_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+static size_t cycles_memory(const sb_shape *shape, size_t *finalize)
+{
+    const size_t n = shape->n;
+    *finalize = sb_mem_finalize(n + 1, 0);
+    return sb_mem(sizeof(cycles_acc) + (n + 1) * sizeof(uint64_t) + n);
+}
+
 const sb_stat_type sb_stat_cycles = {
     .name = "cycles",
     .sees = "how many cycles each permutation has",
@@ -212,4 +220,5 @@ const sb_stat_type sb_stat_cycles = {
     .free = cycles_free,
     .save = cycles_save,
     .load = cycles_load,
+    .memory = cycles_memory,
 };

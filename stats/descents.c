@@ -37,6 +37,7 @@
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -138,6 +139,12 @@ static int descents_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+static size_t descents_memory(const sb_shape *shape, size_t *finalize)
+{
+    *finalize = sb_mem_finalize(shape->n, 0);
+    return sb_mem(sizeof(descents_acc) + shape->n * sizeof(uint64_t));
+}
+
 const sb_stat_type sb_stat_descents = {
     .name = "descents",
     .sees = "how many cards are followed by a lower card",
@@ -152,4 +159,5 @@ const sb_stat_type sb_stat_descents = {
     .free = descents_free,
     .save = descents_save,
     .load = descents_load,
+    .memory = descents_memory,
 };

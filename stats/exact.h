@@ -12,6 +12,8 @@
 #define SB_STATS_EXACT_H
 
 #include <gmp.h>
+#include <signal.h>
+#include <stdint.h>
 #include "shufflebias/exact.h"
 #include "shufflebias/stat.h"
 
@@ -31,9 +33,29 @@ int sb_exact_acc_add(sb_exact_acc *a, const sb_card *sample, const mpz_t num,
    limit).  SB_OK. */
 int sb_exact_acc_cut(sb_exact_acc *a, const mpz_t num, const mpz_t den);
 
-/* Mark everything not yet added or cut as unexplored (an interrupted
-   walk), so that the masses still sum to 1. */
-void sb_exact_acc_rest_unexplored(sb_exact_acc *a);
+/* Memory (src/budget.h).  sb_exact_acc_count: the outcomes reached so
+   far.  sb_exact_outcome_bytes: an upper bound on what one outcome of
+   'len' values costs the run - the walk's table, what finish makes of it,
+   and with 'json' its JSON tree - when a path's denominator has 'limbs'
+   limbs (a 64-bit word each).  sb_exact_acc_need: that for every outcome
+   so far.  sb_exact_acc_bytes: what the walk's table holds now, counted
+   from its arrays (for tests of the estimate). */
+size_t sb_exact_acc_count(const sb_exact_acc *a);
+uint64_t sb_exact_outcome_bytes(size_t len, size_t limbs, int json);
+uint64_t sb_exact_acc_need(const sb_exact_acc *a, int json);
+uint64_t sb_exact_acc_bytes(const sb_exact_acc *a);
+
+/* Finish gives up (SB_EINTR, 'rep' to be released) as soon as it sees
+   '*stop' set: an interrupt is answered within a second, however many
+   outcomes there are.  May be NULL. */
+void sb_exact_acc_set_stop(sb_exact_acc *a, const volatile sig_atomic_t *stop);
+
+/* An interrupted walk's report: its totals only - outcomes reached, the
+   mass of the paths walked and the rest unexplored, the possible and
+   never-reached counts - with no outcome, level, or matrix, so that it
+   is made at once and stays small however far the walk went.  Sets
+   partial and summary_only.  SB_OK or SB_ENOMEM. */
+int sb_exact_acc_summary(const sb_exact_acc *a, sb_exact_report *rep);
 
 /* Fill the outcome part of 'rep' (kind, n, len, hands, paths counts are the
    caller's): outcomes, levels, never-reached ones, tv, unexplored, matrix,

@@ -21,6 +21,7 @@
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -127,6 +128,13 @@ static int fixed_points_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+static size_t fixed_points_memory(const sb_shape *shape, size_t *finalize)
+{
+    *finalize = sb_mem_finalize(shape->n + 1, 0);
+    return sb_mem(sizeof(fixed_points_acc)
+                  + (shape->n + 1) * sizeof(uint64_t));
+}
+
 const sb_stat_type sb_stat_fixed_points = {
     .name = "fixed-points",
     .sees = "how many cards end where they started",
@@ -141,4 +149,5 @@ const sb_stat_type sb_stat_fixed_points = {
     .free = fixed_points_free,
     .save = fixed_points_save,
     .load = fixed_points_load,
+    .memory = fixed_points_memory,
 };

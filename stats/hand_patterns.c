@@ -53,6 +53,7 @@
 #include "stats/deal_view.h"
 #include "stats/gof.h"
 #include "stats/hands.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -311,6 +312,31 @@ static int hand_patterns_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+/* The patterns are numbered to learn how many there are: a table of a
+   few kilobytes, made and freed again. */
+static size_t hand_patterns_memory(const sb_shape *shape, size_t *finalize)
+{
+    sb_deal_view v;
+    *finalize = sb_mem_finalize(0, 0);
+    size_t bytes = sb_mem(sizeof(hand_patterns_acc));
+    if (!sb_deal_view_init(&v, shape) || !v.ok || v.n % SB_CARD_RANKS != 0
+        || v.n / SB_CARD_RANKS < 2 || shape->n > HAND_PATTERNS_N_MAX)
+        return bytes;
+    const size_t suits = v.n / SB_CARD_RANKS, H = v.hands;
+    sb_patterns pat;
+    if (sb_patterns_init(&pat, suits, v.size, HAND_PATTERNS_CELLS / H)
+        != SB_OK)
+        return bytes;
+    const size_t count = pat.count;
+    sb_patterns_free(&pat);
+    const size_t L = v.size < SB_CARD_RANKS ? v.size : SB_CARD_RANKS;
+    *finalize = sb_mem_finalize(count, H * count);
+    return bytes + sb_mem((suits + 1) * (L + 1) * (v.size + 1)
+                          * sizeof(uint32_t))
+         + sb_mem(v.n * sizeof(sb_card)) + sb_mem(suits * H)
+         + sb_mem(H * count * sizeof(uint64_t));
+}
+
 const sb_stat_type sb_stat_hand_patterns = {
     .name = "hand-patterns",
     .sees = "the suit pattern of each hand (4-4-3-2, 5-3-3-2, ...), hand "
@@ -326,4 +352,5 @@ const sb_stat_type sb_stat_hand_patterns = {
     .free = hand_patterns_free,
     .save = hand_patterns_save,
     .load = hand_patterns_load,
+    .memory = hand_patterns_memory,
 };

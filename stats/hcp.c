@@ -51,6 +51,7 @@
 #include "stats/deal_view.h"
 #include "stats/gof.h"
 #include "stats/hands.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -239,6 +240,22 @@ static int hcp_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+static size_t hcp_memory(const sb_shape *shape, size_t *finalize)
+{
+    sb_deal_view v;
+    *finalize = sb_mem_finalize(0, 0);
+    size_t bytes = sb_mem(sizeof(hcp_acc));
+    if (!sb_deal_view_init(&v, shape) || !v.ok || v.n < HCP_N_MIN)
+        return bytes;
+    const size_t k = sb_hands_hcp_max(v.n, v.size) + 1;
+    /* The null's chain: two tables of (s + 1) x k. */
+    *finalize = sb_mem_finalize(k, v.hands * k)
+              + 2 * sb_mem((v.size + 1) * k * sizeof(double));
+    return bytes + sb_mem(v.n * sizeof(sb_card)) + sb_mem(v.n)
+         + sb_mem(v.hands * sizeof(size_t))
+         + sb_mem(v.hands * k * sizeof(uint64_t));
+}
+
 const sb_stat_type sb_stat_hcp = {
     .name = "hcp",
     .sees = "the high-card points of each hand (ace 4, king 3, queen 2, "
@@ -254,4 +271,5 @@ const sb_stat_type sb_stat_hcp = {
     .free = hcp_free,
     .save = hcp_save,
     .load = hcp_load,
+    .memory = hcp_memory,
 };

@@ -38,6 +38,7 @@
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -200,6 +201,17 @@ static int inversions_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+/* A count per number of inversions, n(n-1)/2 + 1 of them. */
+static size_t inversions_memory(const sb_shape *shape, size_t *finalize)
+{
+    const size_t n = shape->n;
+    const size_t max = n <= INVERSIONS_N_MAX ? sb_null_inversions_max(n) : 0;
+    const size_t tree = n > INVERSIONS_MASK_MAX ? n + 1 : 0;
+    *finalize = sb_mem_finalize(max + 1, 0);
+    return sb_mem(sizeof(inversions_acc) + (max + 1) * sizeof(uint64_t)
+                  + tree * sizeof(uint32_t));
+}
+
 const sb_stat_type sb_stat_inversions = {
     .name = "inversions",
     .sees = "how many pairs of cards are out of order (Kendall distance "
@@ -215,4 +227,5 @@ const sb_stat_type sb_stat_inversions = {
     .free = inversions_free,
     .save = inversions_save,
     .load = inversions_load,
+    .memory = inversions_memory,
 };

@@ -84,6 +84,7 @@
 #include <gsl/gsl_cdf.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -322,6 +323,12 @@ static int solitaire_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+static size_t solitaire_memory(const sb_shape *shape, size_t *finalize)
+{
+    *finalize = sb_mem_finalize(shape->n, 0);
+    return sb_mem(sizeof(solitaire_acc)) + sb_mem(shape->n * sizeof(sb_card));
+}
+
 const sb_stat_type sb_stat_new_age_solitaire = {
     .name = "new-age-solitaire",
     .sees = "who wins Alice and Bob's race for the top half in order and "
@@ -337,4 +344,5 @@ const sb_stat_type sb_stat_new_age_solitaire = {
     .free = solitaire_free,
     .save = solitaire_save,
     .load = solitaire_load,
+    .memory = solitaire_memory,
 };

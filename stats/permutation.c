@@ -43,6 +43,7 @@
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -234,6 +235,15 @@ static int permutation_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+/* A count per order, n! of them; finalize pools them. */
+static size_t permutation_memory(const sb_shape *shape, size_t *finalize)
+{
+    const size_t k = shape->n <= PERMUTATION_N_MAX
+                   ? (size_t)sb_null_factorial(shape->n) : 1;
+    *finalize = sb_mem_finalize(k, 0);
+    return sb_mem(sizeof(permutation_acc) + k * sizeof(uint64_t));
+}
+
 const sb_stat_type sb_stat_permutation = {
     .name = "permutation",
     .sees = "how often each whole order of a small deck comes out (n! "
@@ -249,4 +259,5 @@ const sb_stat_type sb_stat_permutation = {
     .free = permutation_free,
     .save = permutation_save,
     .load = permutation_load,
+    .memory = permutation_memory,
 };

@@ -49,6 +49,7 @@
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/poker.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -141,6 +142,12 @@ static int poker7_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+static size_t poker7_memory(const sb_shape *shape, size_t *finalize)
+{
+    *finalize = sb_mem_finalize(shape->n, 0);
+    return sb_mem(sizeof(poker7_acc));
+}
+
 const sb_stat_type sb_stat_poker7 = {
     .name = "poker7",
     .sees = "the best poker hand among the top seven cards of a 52-card "
@@ -156,4 +163,5 @@ const sb_stat_type sb_stat_poker7 = {
     .free = poker7_free,
     .save = poker7_save,
     .load = poker7_load,
+    .memory = poker7_memory,
 };

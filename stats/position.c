@@ -33,6 +33,7 @@
 #include <string.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -200,6 +201,14 @@ static int position_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+/* The n x n counts; finalize's copy of them for renderers. */
+static size_t position_memory(const sb_shape *shape, size_t *finalize)
+{
+    const size_t n = shape->n;
+    *finalize = sb_mem_finalize(0, n <= POSITION_TABLE_MAX ? n * n : 0);
+    return sb_mem(sizeof(position_acc) + n * n * sizeof(uint64_t));
+}
+
 const sb_stat_type sb_stat_position = {
     .name = "position",
     .sees = "how often each card ends at each position (card x position "
@@ -215,4 +224,5 @@ const sb_stat_type sb_stat_position = {
     .free = position_free,
     .save = position_save,
     .load = position_load,
+    .memory = position_memory,
 };

@@ -13,3 +13,14 @@ void sb_result_clear(sb_result *res)
     free(res->table.hi);
     memset(res, 0, sizeof *res);
 }
+
+size_t sb_stat_memory(const sb_stat_type *t, const sb_shape *shape,
+                      size_t *finalize)
+{
+    size_t fin = 4096, acc = 4096;
+    if (t->memory)
+        acc = t->memory(shape, &fin);
+    if (finalize)
+        *finalize = fin;
+    return acc;
+}

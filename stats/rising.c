@@ -47,6 +47,7 @@
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -162,6 +163,14 @@ static int rising_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+static size_t rising_memory(const sb_shape *shape, size_t *finalize)
+{
+    const size_t n = shape->n;
+    *finalize = sb_mem_finalize(n, 0);
+    return sb_mem(sizeof(rising_acc) + n * sizeof(uint64_t)
+                  + n * sizeof(sb_card));
+}
+
 const sb_stat_type sb_stat_rising = {
     .name = "rising",
     .sees = "how many rising sequences each permutation has (runs of "
@@ -177,4 +186,5 @@ const sb_stat_type sb_stat_rising = {
     .free = rising_free,
     .save = rising_save,
     .load = rising_load,
+    .memory = rising_memory,
 };

@@ -79,6 +79,7 @@
 #include "shufflebias/status.h"
 #include "stats/deal_view.h"
 #include "stats/gof.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -353,6 +354,21 @@ static int pairs_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+/* A count per pair of cards, n(n-1)/2 of them. */
+static size_t pairs_memory(const sb_shape *shape, size_t *finalize)
+{
+    sb_deal_view v;
+    *finalize = sb_mem_finalize(0, 0);
+    size_t bytes = sb_mem(sizeof(pairs_acc));
+    if (!sb_deal_view_init(&v, shape) || !v.ok || v.size < 2)
+        return bytes;
+    const size_t n = v.n;
+    *finalize = sb_mem_finalize(n, n * n);
+    return bytes + 2 * sb_mem(n * sizeof(sb_card))
+         + sb_mem(v.hands * sizeof(size_t)) + sb_mem(n * sizeof(size_t))
+         + sb_mem(n * (n - 1) / 2 * sizeof(uint64_t));
+}
+
 const sb_stat_type sb_stat_same_hand_pairs = {
     .name = "same-hand-pairs",
     .sees = "how often each pair of cards is dealt to the same hand",
@@ -367,4 +383,5 @@ const sb_stat_type sb_stat_same_hand_pairs = {
     .free = pairs_free,
     .save = pairs_save,
     .load = pairs_load,
+    .memory = pairs_memory,
 };

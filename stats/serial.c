@@ -73,6 +73,7 @@
 #include <gsl/gsl_randist.h>
 #include "shufflebias/status.h"
 #include "stats/gof.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -383,6 +384,18 @@ static int serial_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+/* n x n pairs of consecutive decks (a draw: k + 1 overlaps). */
+static size_t serial_memory(const sb_shape *shape, size_t *finalize)
+{
+    const size_t n = shape->n;
+    const int perm = shape->kind == SB_KIND_PERMUTATION;
+    const size_t cells = perm ? n * n : shape->len + 1;
+    *finalize = sb_mem_finalize(perm ? n + 1 : shape->len + 1,
+                                perm ? n * n : 0);
+    return sb_mem(sizeof(serial_acc) + cells * sizeof(uint64_t))
+         + sb_mem(n * (perm ? sizeof(sb_card) : sizeof(uint64_t)));
+}
+
 const sb_stat_type sb_stat_serial = {
     .name = "serial",
     .sees = "whether each sample depends on the one before it (relative "
@@ -398,4 +411,5 @@ const sb_stat_type sb_stat_serial = {
     .free = serial_free,
     .save = serial_save,
     .load = serial_load,
+    .memory = serial_memory,
 };

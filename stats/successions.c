@@ -36,6 +36,7 @@
 #include "shufflebias/status.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -140,6 +141,12 @@ static int successions_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+static size_t successions_memory(const sb_shape *shape, size_t *finalize)
+{
+    *finalize = sb_mem_finalize(shape->n, 0);
+    return sb_mem(sizeof(successions_acc) + shape->n * sizeof(uint64_t));
+}
+
 const sb_stat_type sb_stat_successions = {
     .name = "successions",
     .sees = "how many cards are directly followed by the next card of the "
@@ -155,4 +162,5 @@ const sb_stat_type sb_stat_successions = {
     .free = successions_free,
     .save = successions_save,
     .load = successions_load,
+    .memory = successions_memory,
 };

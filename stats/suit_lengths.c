@@ -42,6 +42,7 @@
 #include "stats/deal_view.h"
 #include "stats/gof.h"
 #include "stats/hands.h"
+#include "stats/memory.h"
 #include "stats/registry.h"
 #include "stats/saved.h"
 
@@ -255,6 +256,21 @@ static int suit_lengths_load(void *acc, const uint64_t *words, size_t count)
     return SB_OK;
 }
 
+static size_t suit_lengths_memory(const sb_shape *shape, size_t *finalize)
+{
+    sb_deal_view v;
+    *finalize = sb_mem_finalize(0, 0);
+    size_t bytes = sb_mem(sizeof(suit_lengths_acc));
+    if (!sb_deal_view_init(&v, shape) || !v.ok || v.n % SB_CARD_RANKS != 0
+        || v.n / SB_CARD_RANKS < 2)
+        return bytes;
+    const size_t suits = v.n / SB_CARD_RANKS;
+    const size_t k = (v.size < SB_CARD_RANKS ? v.size : SB_CARD_RANKS) + 1;
+    *finalize = sb_mem_finalize(k, suits * v.hands * k);
+    return bytes + sb_mem(v.n * sizeof(sb_card)) + sb_mem(suits * v.hands)
+         + sb_mem(v.hands * suits * k * sizeof(uint64_t));
+}
+
 const sb_stat_type sb_stat_suit_lengths = {
     .name = "suit-lengths",
     .sees = "how many cards of each suit each hand holds, hand by hand "
@@ -270,4 +286,5 @@ const sb_stat_type sb_stat_suit_lengths = {
     .free = suit_lengths_free,
     .save = suit_lengths_save,
     .load = suit_lengths_load,
+    .memory = suit_lengths_memory,
 };

@@ -337,7 +337,83 @@ static void interrupted_walk_reports_the_rest_unexplored(void **state)
     /* A sixteenth of the mass puts no order above 1/8! yet: the walked
        part proves nothing either way. */
     assert_int_equal(rep.verdict, SB_EXACT_INCONCLUSIVE);
+    /* The totals only, made at once from the walk: no outcome listed,
+       the mass walked exact, and every order reached so far counted
+       (2^20 paths reach some of the 8! orders, not all). */
+    assert_true(rep.summary_only);
+    assert_int_equal(rep.n_outcomes, 0);
+    assert_null(rep.outcomes);
+    assert_string_equal(rep.explored, "1/16");
+    assert_true(rep.reached > 0 && rep.reached <= 40320);
+    assert_string_equal(rep.possible, "40320");
     sb_exact_report_release(&rep);
+}
+
+/* A walk interrupted once it is complete, while its JSON is being made:
+   the outcomes are not listed (however many there are), and the report
+   says so and is partial. */
+static void json_interrupted_lists_no_outcome(void **state)
+{
+    (void)state;
+    sb_exact_report rep;
+    char err[256];
+    assert_int_equal(walk(&sb_shuffle_naive_swap, 4, NULL, 0, 0, &rep, err,
+                          sizeof err), SB_OK);
+    assert_int_equal(rep.n_outcomes, 24);
+    volatile sig_atomic_t stop = 1;
+    rep.stop = &stop;
+    json_t *j = sb_exact_json(&rep);
+    assert_null(json_object_get(j, "permutations"));
+    assert_true(json_is_false(json_object_get(j, "outcomes_listed")));
+    assert_true(json_is_true(json_object_get(j, "partial")));
+    assert_int_equal(json_integer_value(json_object_get(j, "reached")), 24);
+    json_decref(j);
+    stop = 0;
+    j = sb_exact_json(&rep);
+    assert_int_equal(json_array_size(json_object_get(j, "permutations")),
+                     24);
+    assert_null(json_object_get(j, "outcomes_listed"));
+    json_decref(j);
+    sb_exact_report_release(&rep);
+}
+
+/* The JSON written outcome by outcome is the document sb_exact_json
+   builds whole, for permutations and for a draw. */
+static void streamed_json_is_the_whole_document(void **state)
+{
+    (void)state;
+    const struct {
+        const sb_shuffle_type *t;
+        size_t n;
+        const char *param;
+        const char *key;
+    } runs[] = {
+        { &sb_shuffle_naive_swap, 4, NULL, "permutations" },
+        { &sb_shuffle_fisher_yates, 3, NULL, "permutations" },
+        { &sb_shuffle_partial_deal, 5, "k=2", "draws" },
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        sb_exact_report rep;
+        char err[256];
+        assert_int_equal(walk(runs[r].t, runs[r].n, runs[r].param, 0, 0,
+                              &rep, err, sizeof err), SB_OK);
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        assert_int_equal(sb_render_exact_json(f, &rep), SB_OK);
+        rewind(f);
+        json_error_t jerr;
+        json_t *streamed = json_loadf(f, 0, &jerr);
+        fclose(f);
+        assert_non_null(streamed);
+        json_t *whole = sb_exact_json(&rep);
+        assert_true(json_equal(streamed, whole));
+        assert_int_equal(json_array_size(json_object_get(streamed,
+                                                         runs[r].key)),
+                         rep.n_outcomes);
+        json_decref(streamed);
+        json_decref(whole);
+        sb_exact_report_release(&rep);
+    }
 }
 
 static void unbounded_draws_report_unexplored_mass(void **state)
@@ -468,6 +544,8 @@ int main(void)
         cmocka_unit_test(fisher_yates_mod_weights),
         cmocka_unit_test(deals_and_draws),
         cmocka_unit_test(interrupted_walk_reports_the_rest_unexplored),
+        cmocka_unit_test(json_interrupted_lists_no_outcome),
+        cmocka_unit_test(streamed_json_is_the_whole_document),
         cmocka_unit_test(unbounded_draws_report_unexplored_mass),
         cmocka_unit_test(fair_but_unbounded_is_inconclusive),
         cmocka_unit_test(unit_draws_are_refused_with_the_hint),

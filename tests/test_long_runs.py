@@ -26,7 +26,7 @@ CLI = None
 
 # Keys that say how a report was made, not what it counted.
 HOW = {"timing", "stages", "tables", "samples_total", "merged", "part",
-       "samples_requested"}
+       "samples_requested", "memory"}
 
 
 def counted(rep):
@@ -218,6 +218,129 @@ class LongRuns(unittest.TestCase):
         p = self.run_cli("test", "fisher-yates", "--seed", "1", "--samples",
                          "1000", "--part", "1/2", codes=(2,))
         self.assertIn("holds no chunk", p.stderr)
+
+    # --memory: one budget for a run, split across its threads.
+    COLLIDE = ["fisher-yates", "--n", "20", "--seed", "3", "--samples",
+               "327680", "--tests", "collisions,position", "--threads", "4"]
+
+    def test_fewer_threads_when_they_do_not_all_fit(self):
+        # Each thread's tables take about 121 MiB (collisions' table as
+        # it grows to its cap): 300 MiB holds two threads, not four.
+        tight = self.run_cli("test", *self.COLLIDE, "--memory", "300M",
+                             "--json", "-")
+        rep = json.loads(tight.stdout)
+        self.assertEqual(rep["memory"]["threads"], 2)
+        self.assertEqual(rep["memory"]["threads_wanted"], 4)
+        self.assertEqual(rep["memory"]["budget"], 300 << 20)
+        self.assertLessEqual(rep["memory"]["estimate"], 300 << 20)
+        self.assertEqual(rep["timing"]["threads"], 2)
+        self.assertIn("ran on 2 of the 4 threads asked for", tight.stderr)
+        roomy, _ = self.report("test", *self.COLLIDE, "--memory", "4G")
+        self.assertEqual(roomy["memory"]["threads"], 4)
+        self.assertNotIn("threads_wanted", roomy["memory"])
+        self.assertEqual(counted(rep), counted(roomy))
+
+    def test_a_run_that_cannot_fit_is_refused_with_its_need(self):
+        p = self.run_cli("test", *self.COLLIDE, "--memory", "100M",
+                         codes=(2,))
+        self.assertRegex(p.stderr, r"needs 12[0-9] MiB of memory for its "
+                                   r"tables on one thread, over the budget "
+                                   r"of 100 MiB")
+        for bad in ("abc", "0", "512X", "100", "1e9", "-2G"):
+            p = self.run_cli("test", "fisher-yates", "--memory", bad,
+                             codes=(2,))
+            self.assertIn(f"invalid --memory '{bad}'", p.stderr)
+
+    def test_the_default_budget_is_half_of_what_the_process_may_have(self):
+        # Under 'ulimit -v 2G' the default is 1 GiB, not half the machine.
+        # AddressSanitizer reserves terabytes of address space, so a
+        # sanitized build cannot run under such a limit at all.
+        libs = subprocess.run(["ldd", CLI], capture_output=True, text=True)
+        if "asan" in libs.stdout:
+            self.skipTest("address-space limits do not apply to ASan builds")
+        import resource
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+        p = subprocess.run([CLI, "test", "fisher-yates", "--seed", "1",
+                            "--samples", "70000", "--json", "-"],
+                           capture_output=True, text=True, timeout=600,
+                           preexec_fn=limit)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["memory"]["budget"], 1 << 30)
+
+    def test_exact_over_the_budget(self):
+        # Known before the walk: 12! orders cannot fit in 1 GiB.
+        p = self.run_cli("exact", "naive-swap", "--n", "12", "--max-paths",
+                         "1e15", "--memory", "1G", codes=(2,))
+        self.assertRegex(p.stderr, r"can reach 4\.79e\+08 outcomes, whose "
+                                   r"exact table would need up to [0-9.]+ "
+                                   r"GiB of memory, over the budget of 1 GiB")
+        # Not known before: human-packet's walk outgrows 1 MiB on the way.
+        p = self.run_cli("exact", "human-packet", "--n", "7", "--memory",
+                         "1M", codes=(2,))
+        self.assertRegex(p.stderr, r"reached [0-9]+ outcomes in [0-9]+ paths "
+                                   r"and its exact table outgrew the memory "
+                                   r"budget of 1 MiB; all 5040 possible "
+                                   r"outcomes would need about [0-9.]+ MiB")
+        self.assertEqual(p.stdout, "")
+        # Within the budget: the report says which, and what it needed.
+        rep, _ = self.report("exact", "naive-swap", "--n", "5", "--memory",
+                             "64M", codes=(1,))
+        self.assertEqual(rep["memory"]["budget"], 64 << 20)
+        # A few hundred bytes for each of the 120 orders.
+        self.assertGreater(rep["memory"]["estimate"], 120 * 256)
+        self.assertLess(rep["memory"]["estimate"], 64 << 20)
+
+    def test_merge_keeps_to_the_budget(self):
+        # position at 1024 cards: 8 MiB of counts, which a merge holds
+        # about three times over, and its table of results.
+        state = self.path("a.state")
+        self.run_cli("test", "fisher-yates", "--n", "1024", "--seed", "2",
+                     "--samples", "1000", "--tests", "position",
+                     "--state", state)
+        p = self.run_cli("merge", state, "--memory", "16M", codes=(2,))
+        self.assertRegex(p.stderr, r"need [0-9.]+ MiB of memory to merge, "
+                                   r"over the budget of 16 MiB")
+        rep, _ = self.report("merge", state)
+        self.assertGreater(rep["memory"]["estimate"], 0)
+        self.assertLessEqual(rep["memory"]["estimate"],
+                             rep["memory"]["budget"])
+
+    def test_exact_interrupt_is_answered_with_a_small_report(self):
+        # 9^9 paths of the naive swap take minutes to walk.  Its progress
+        # line (shown on a terminal, after a second) says the walk is under
+        # way with more than 2^20 paths walked; then SIGINT.  The report
+        # gives the totals only, however many orders were reached.
+        import pty
+        master, slave = pty.openpty()
+        p = subprocess.Popen([CLI, "exact", "naive-swap", "--n", "9",
+                              "--max-paths", "1e9", "--json", "-"],
+                             stdout=subprocess.PIPE, stderr=slave, text=True)
+        os.close(slave)
+        seen = b""
+        while b"paths" not in seen:
+            seen += os.read(master, 4096)
+        p.send_signal(signal.SIGINT)
+        out, _ = p.communicate(timeout=600)
+        os.close(master)
+        self.assertEqual(p.returncode, 130)
+        self.assertLess(len(out), 4096)
+        rep = json.loads(out)
+        self.assertTrue(rep["partial"])
+        self.assertFalse(rep["outcomes_listed"])
+        self.assertNotIn("permutations", rep)
+        self.assertGreaterEqual(rep["paths"], 1 << 20)
+        self.assertGreater(rep["reached"], 0)
+        self.assertLessEqual(rep["reached"], 362880)
+        self.assertGreater(rep["memory"]["estimate"], 0)
+        # Every path of the naive swap weighs 9^-9: the mass walked is
+        # exactly the paths walked over 9^9, and the rest is unexplored.
+        from fractions import Fraction
+        walked = Fraction(rep["explored_mass"])
+        self.assertEqual(walked, Fraction(rep["paths"], 9 ** 9))
+        self.assertEqual(Fraction(rep["unexplored_mass"]), 1 - walked)
 
 
 def main():

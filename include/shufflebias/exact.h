@@ -11,6 +11,7 @@
 #ifndef SB_EXACT_H
 #define SB_EXACT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "shuffle.h"
@@ -78,6 +79,20 @@ typedef struct sb_exact_report {
                                   card x hand for a deal) */
     char **matrix;             /* rows * cols fractions "p/q" (owned) */
     int partial;               /* 1: interrupted; the rest is unexplored */
+    int summary_only;          /* 1: an interrupted walk's totals only:
+                                  no outcomes, levels or matrix */
+    uint64_t reached;          /* outcomes reached (n_outcomes, or with
+                                  summary_only the walk's count) */
+    char *explored;            /* with summary_only: the mass of the
+                                  paths walked, "p/q" (owned) */
+    double explored_d;
+    /* Memory (src/budget.h): the budget, and the estimate of what the
+       walk's table needed (with its JSON when one was asked for). */
+    uint64_t memory_budget, memory_estimate;
+    /* The run's stop flag (may be NULL): the JSON renderer stops listing
+       outcomes when it is set, so that an interrupt is answered at once
+       however long the table ("outcomes_listed": false). */
+    const volatile sig_atomic_t *stop;
     double seconds;            /* wall-clock time (timing only) */
 } sb_exact_report;
 

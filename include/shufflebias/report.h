@@ -86,6 +86,11 @@ typedef struct sb_run_info {
     size_t merged_files;
     const uint64_t *merged_seeds;
     size_t n_merged_seeds;
+    /* Memory (src/budget.h): the run's budget and the estimate of what
+       it needed on 'threads' threads, in bytes; 'threads_wanted' the
+       threads asked for when the budget allowed fewer, else 0. */
+    uint64_t memory_budget, memory_estimate;
+    unsigned threads_wanted;
     /* Timing: nothing else depends on these. */
     unsigned threads;          /* threads that made samples */
     uint64_t resumed;          /* of 'done', samples counted before this

@@ -107,7 +107,20 @@ typedef struct sb_stat_type {
        count, a value out of range), SB_ENOMEM, or SB_OK. */
     int (*save)(const void *acc, uint64_t **words, size_t *count);
     int (*load)(void *acc, const uint64_t *words, size_t count);
+    /* Memory, for the run's budget (src/budget.h): the most bytes one
+       accumulator for 'shape' can ever hold - what alloc makes and all
+       that add may grow it to, whatever the samples - and in *finalize
+       (not NULL) the most that finalize allocates besides, its result's
+       table and its scratch.  Upper bounds, within a few hundred bytes of
+       allocator overhead per allocation; tests/test_stats.c checks them
+       against what alloc really takes.  NULL: under 4 KiB for either. */
+    size_t (*memory)(const sb_shape *shape, size_t *finalize);
 } sb_stat_type;
+
+/* The bytes of a statistic's accumulator for 'shape' and, in *finalize
+   (may be NULL), of its finalize (see 'memory'). */
+size_t sb_stat_memory(const sb_stat_type *t, const sb_shape *shape,
+                      size_t *finalize);
 
 /* "pass", "suspect", "fail" or "n/a". */
 static inline const char *sb_verdict_str(sb_verdict v)
