@@ -123,7 +123,7 @@ static int render_summary(FILE *f, const sb_report *rep)
         fprintf(f, "verdict: %s (the input went wrong, below, after %"
                 PRIu64 " good samples; --json keeps their tables)\n", top,
                 run->done);
-    else if (strcmp(top, v) != 0 && strcmp(top, "incomplete") == 0)
+    else if (strcmp(top, v) != 0 && strcmp(top, "INCOMPLETE") == 0)
         fprintf(f, "\nverdict: %s (the run was interrupted; on the %" PRIu64
                 " samples counted: %s)\n", top, run->done, v);
     else if (strcmp(top, v) != 0)

@@ -297,7 +297,7 @@ static int make_chunk(pool *p, worker *w, uint64_t c, int count)
                        ? (size_t)(size - done) : SB_BLOCK_SAMPLES;
         const uint64_t first = c * SB_CHUNK_SAMPLES + done + 1;
         size_t good = b;
-        if (p->check) {
+        if (p->check && count) {
             rc = make_checked(p, w, state, &src, first, b, &good);
         } else if (block_calls) {
             rc = cfg->alg->run_block(state, &cfg->args, &src, w->block, b);
@@ -890,7 +890,8 @@ static int sample(pool *p, char *err, size_t len)
         p->threads_used = started ? started : 1;
     }
     /* A bad sample ends the run with its report (sb_run); of several
-       threads' bad samples, the first in the run's order is told. */
+       threads' bad samples, the first in the run's order is kept (on
+       several threads sb_run then makes sure no earlier one exists). */
     worker *bad = NULL;
     for (unsigned t = 0; t < p->n_workers; t++)
         if (p->w[t].status != SB_OK && p->w[t].bad[0]
@@ -909,6 +910,40 @@ static int sample(pool *p, char *err, size_t len)
         return p->checkpoint_status;
     }
     show_progress(p);
+    return SB_OK;
+}
+
+/* A bad sample found by one of several threads, at sample 'at': the
+   others stopped where they were, so neither the counts nor whether 'at'
+   is the first bad sample depend on the run alone.  The run is made again
+   up to the sample before 'at', a whole run of its own with the same
+   counts whatever the threads: if it finds an earlier bad sample, that one
+   (found the same way, recursively) is the first; otherwise 'at' is.  At
+   sample 1 one thread, which stops there, gives the empty report.  Only
+   the failing run pays for this, at most its samples again. */
+static int run_before_bad(const sb_run_config *cfg, uint64_t at,
+                          const char *why, sb_report *rep, char *err,
+                          size_t len)
+{
+    sb_run_config again = *cfg;
+    again.checkpoint = NULL;
+    if (at > 1) {
+        again.samples = at - 1;
+    } else {
+        again.threads = 1;
+    }
+    int rc = sb_run(&again, rep, err, len);
+    if (rc != SB_OK)
+        return rc;
+    if (!rep->run.bad_sample[0]) {
+        /* None before it (or the run again was interrupted, and 'at' is
+           the first one known). */
+        snprintf(rep->run.bad_sample, sizeof rep->run.bad_sample,
+                 "sample %llu: %s", (unsigned long long)at, why);
+        rep->run.bad_at = at;
+    }
+    rep->run.samples = cfg->samples;
+    rep->run.partial = 1;
     return SB_OK;
 }
 
@@ -939,6 +974,14 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         feed_status = read_feed(&p, &ended);
     else
         rc = sample(&p, err, len);
+    if (rc == SB_OK && p.bad && p.threads_used > 1 && !cfg->resume
+        && !cfg->first_chunk && !cfg->end_chunk) {
+        const uint64_t at = p.bad->at;
+        char why[sizeof p.bad->bad];
+        snprintf(why, sizeof why, "%s", p.bad->bad);
+        pool_free(&p);
+        return run_before_bad(cfg, at, why, rep, err, len);
+    }
     sb_run_counts total;
     if (rc == SB_OK)
         rc = collect(&p, 1, &total);
@@ -1000,10 +1043,12 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         rep->run.rng = cfg->rng;
         rep->run.rng_seed = sb_rng_seed_used(p.rng, &rep->run.rng_seed_bits);
         rep->run.partial = done < rep->run.samples || p.bad;
-        if (p.bad)
+        if (p.bad) {
             snprintf(rep->run.bad_sample, sizeof rep->run.bad_sample,
                      "sample %llu: %s", (unsigned long long)p.bad->at,
                      p.bad->bad);
+            rep->run.bad_at = p.bad->at;
+        }
         if (total.has_tally) {
             rep->run.tally_name = cfg->alg->tally_name;
             rep->run.tally = total.tally;

@@ -319,6 +319,18 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(rep["verdict"], "incomplete")
         self.assertTrue(rep["partial"])
         self.assertIn("interrupted after", rep["reason"])
+        # The text says so, and what the samples counted showed.
+        p = subprocess.Popen([CLI, "test", "fisher-yates", "--samples",
+                              "1G", "--threads", "1", "--tests", "position"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        while not handles_sigint(p.pid):
+            pass
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=600)
+        self.assertEqual(p.returncode, 130, err)
+        self.assertIn("verdict: INCOMPLETE (the run was interrupted; on the ",
+                      out)
 
     def test_failed_save_is_an_error(self):
         with tempfile.TemporaryDirectory() as d:

@@ -69,15 +69,46 @@ class Checked(unittest.TestCase):
                      "'dup-always' cannot be enumerated: the path of draws",
                      "appears twice")
 
+    def test_first_bad_sample_whatever_the_threads(self):
+        # 'dup-rarely' writes a bad sample about once in 2^17, chosen by a
+        # draw: several threads meet bad samples in their own chunks, in
+        # an order that varies.  The report must not: the first bad
+        # sample in the run's order, and the counts of the samples before
+        # it, the same on 1, 2 and 3 threads.  Seed 3's first bad sample
+        # lies in the fourth chunk, seed 10's in the first while a later
+        # chunk holds another (both once gave other numbers or counts on
+        # two threads).
+        for seed in ("3", "10"):
+            reports = []
+            for threads in ("1", "2", "3"):
+                code, out, err = run(["test", "dup-rarely", "--plugin",
+                                      lib("dup_card"), "--n", "8",
+                                      "--samples", "3e6", "--seed", seed,
+                                      "--threads", threads, "--tests",
+                                      "position,cycles", "--json", "-",
+                                      "--quiet"])
+                self.assertEqual(code, 2, err)
+                rep = json.loads(out)
+                self.assertEqual(rep["verdict"], "error")
+                reports.append((rep["bad_sample"], rep["samples"],
+                                [(t["name"], t["statistic"])
+                                 for t in rep["tests"]]))
+            self.assertEqual(reports[0], reports[1], seed)
+            self.assertEqual(reports[0], reports[2], seed)
+            self.assertTrue(reports[0][0].startswith(
+                "sample %d: " % (reports[0][1] + 1)))
+
     def test_duplicate_card_at_52_cards_many_threads(self):
-        # Which thread meets its bad sample first varies: the number is
-        # not asserted, the refusal is.
-        code, _, err = run(["test", "dup-always", "--plugin",
-                            lib("dup_card"), "--n", "52", "--samples",
-                            "200000", "--seed", "1", "--threads", "2",
-                            "--quiet"])
+        # Every thread meets a bad sample at the start of its chunk; the
+        # one told is the run's first, sample 1, with nothing counted.
+        code, out, err = run(["test", "dup-always", "--plugin",
+                              lib("dup_card"), "--n", "52", "--samples",
+                              "200000", "--seed", "1", "--threads", "2",
+                              "--quiet", "--json", "-"])
         self.assertEqual(code, 2, err)
+        self.assertIn("sample 1: card ", err)
         self.assertIn("appears twice", err)
+        self.assertEqual(json.loads(out)["samples"], 0)
 
     def test_partial_report_before_the_bad_sample(self):
         code, out, err = test_run("dup-from-17", "dup_card", 5, "--json",

@@ -67,8 +67,11 @@ typedef struct sb_run_info {
                                   could not be saved), NULL: nothing */
     /* A sample of the algorithm that was not of its kind, or that wrote
        past its buffer (a plug-in's): its number, what is wrong and its
-       values; it ended the run (partial is set).  "" otherwise. */
+       values; it ended the run (partial is set).  "" otherwise.  It is
+       the first bad sample in the run's order, and the counts are those
+       of the samples before it, whatever the threads. */
     char bad_sample[2 * SB_INPUT_MSG];
+    uint64_t bad_at;           /* its number (from 1), 0: none */
     const char *tally_name;    /* what the algorithm measured per sample
                                   ("passes"), NULL for nothing */
     sb_tally tally;            /* its tally over the samples done */

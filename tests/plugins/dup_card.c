@@ -2,7 +2,8 @@
  * dup_card.c - plug-ins whose samples are not permutations: a card
  * written twice.  'dup-always' does it on every sample (out[0] =
  * out[1]), 'dup-from-17' only from its 17th sample on, after sixteen good
- * ones.  Each draws through the program like a fair shuffle, so only the
+ * ones, 'dup-rarely' on about one sample in 2^17, chosen by a draw (so
+ * that which sample it is follows from the seed alone).  Each draws through the program like a fair shuffle, so only the
  * check of every sample can tell; before it, a statistic indexed a table
  * with the missing card's count and crashed, and exact mode called such
  * a shuffle uniform.
@@ -50,6 +51,16 @@ static int run_from_17(void *state, const sb_shuffle_args *a, sb_src *src,
     return SB_OK;
 }
 
+static int run_rarely(void *state, const sb_shuffle_args *a, sb_src *src,
+                      sb_card *out)
+{
+    (void)state;
+    shuffle(a, src, out);
+    if (sb_below(src, 1u << 17) == 0)
+        out[0] = out[1];
+    return SB_OK;
+}
+
 static const sb_shuffle_type always = {
     .name = "dup-always", .summary = "a card twice", .source = "test",
     .bias = "not a permutation", .kind = SB_KIND_PERMUTATION,
@@ -63,4 +74,11 @@ static const sb_shuffle_type from_17 = {
     .init = init, .free = free, .run = run_from_17,
 };
 
-SB_PLUGIN(&always, &from_17)
+static const sb_shuffle_type rarely = {
+    .name = "dup-rarely", .summary = "a card twice, now and then",
+    .source = "test", .bias = "not a permutation",
+    .kind = SB_KIND_PERMUTATION, .n_min = 2, .n_max = SB_DECK_MAX,
+    .run = run_rarely,
+};
+
+SB_PLUGIN(&always, &from_17, &rarely)
