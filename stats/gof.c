@@ -709,6 +709,13 @@ int sb_gof_groups_result(sb_result *res, const sb_gof_groups *g,
     const double N = (double)samples, n = (double)g->n;
     const double e = N * (double)g->size / n;
     const double e_rest = N * (double)rest_size / n;
+    /* A cell expecting less than one sample: no chi-square (one sample
+       gives the same X^2 whatever it is), and a pass would say nothing. */
+    if (e < 1.0 || (rest_size > 0 && e_rest < 1.0))
+        return sb_gof_not_applicable(res,
+            "needs more samples: %" PRIu64 " leave a cell of its table "
+            "expecting %.3g, fewer than one", samples, fmin(e, rest_size
+                                                        ? e_rest : e));
     double x2 = 0.0, worst = -1.0;
     size_t worst_c = 0, worst_col = 0;
     for (size_t c = 0; c < g->n; c++) {

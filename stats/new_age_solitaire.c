@@ -224,6 +224,14 @@ static int solitaire_finalize(const void *acc, uint64_t samples,
         return sb_gof_not_applicable(res, "no samples");
     if (a->wins > samples || !(fail_alpha > 0.0 && fail_alpha < 1.0))
         return SB_EINVAL;
+    /* The smallest p-value N games can give is 2^(1-N) (Alice wins all or
+       none): above the fail threshold, no outcome could fail, and a pass
+       would say nothing. */
+    if (samples < 64 && ldexp(1.0, 1 - (int)samples) > fail_alpha)
+        return sb_gof_not_applicable(res,
+            "'%s' needs more games: %" PRIu64 " cannot give a p-value below "
+            "%.3g (the fewest that can: %d)", name, samples, fail_alpha,
+            1 - (int)floor(log2(fail_alpha)));
 
     const uint64_t N = samples, w = a->wins;
     const uint64_t low = w < N - w ? w : N - w;   /* the nearer tail */

@@ -27,6 +27,7 @@
  * Memory: n^2 64-bit counts per accumulator, so n is capped at 4096
  * (128 MiB); the n x n matrix is copied into the result only for n <= 1024.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,14 @@ static int position_finalize(const void *acc, uint64_t samples,
             "'position' needs n >= 2: one card is always at position 0");
     if (samples == 0)
         return sb_gof_not_applicable(res, "no samples");
+    /* Fewer samples than cards leave every cell expecting less than one:
+       X^2 is then no chi-square (at one sample it is df whatever the
+       deck), and a pass would say nothing. */
+    if (samples < n)
+        return sb_gof_not_applicable(res,
+            "'position' needs at least n = %zu samples, so that each card "
+            "is expected once in each position (has %" PRIu64 ")", n,
+            samples);
 
     const double N = (double)samples;
     const double e = N / (double)n;

@@ -717,11 +717,12 @@ class Programs(Temp):
     def test_exec_timeout_option(self):
         # 0 is no limit; a value that is no whole number of seconds, and
         # the option without --exec, are usage errors.
-        code, rep, _ = run_json(["test", "--exec", "echo 0 1 2",
+        code, rep, _ = run_json(["test", "--exec",
+                                 "printf '0 1 2\\n1 2 0\\n2 0 1\\n'",
                                  "--exec-timeout", "0", "--n", "3",
-                                 "--samples", "1", "--tests", "position"])
+                                 "--samples", "3", "--tests", "position"])
         self.assertEqual(code, 0)
-        self.assertEqual(rep["samples"], 1)
+        self.assertEqual(rep["samples"], 3)
         for args, what in [(["--exec", "true", "--exec-timeout", "-1"],
                             "invalid --exec-timeout '-1'"),
                            (["--exec", "true", "--exec-timeout", "1.5"],

@@ -112,14 +112,20 @@ static uint64_t stat_wins(const void *acc, uint64_t samples)
     return w;
 }
 
+/* Games the statistic judges at the least: fewer cannot give a p-value
+   below 1e-6 (2^(1-N) > 1e-6 for N < 21), and it calls them n/a. */
+#define SOLO 21u
+
 /* Check the statistic's winner against play() on one deck, fed to 'acc'
-   as deck number 'i' (0-based). */
+   SOLO times as deck number 'i' (0-based): its count of wins grows by
+   SOLO or by nothing. */
 static void agree_on(void *acc, const sb_card *deck, size_t n, uint64_t i,
                      uint64_t *wins)
 {
-    sb_stat_new_age_solitaire.add(acc, deck, 1);
-    *wins += (uint64_t)play(deck, n);
-    assert_int_equal(stat_wins(acc, i + 1), *wins);
+    for (unsigned k = 0; k < SOLO; k++)
+        sb_stat_new_age_solitaire.add(acc, deck, 1);
+    *wins += SOLO * (uint64_t)play(deck, n);
+    assert_int_equal(stat_wins(acc, SOLO * (i + 1)), *wins);
 }
 
 /* Every deck of 4, 5, 6 and 7 cards: the O(n) rule of the statistic names
@@ -142,7 +148,7 @@ static void solitaire_rule_all_small_decks(void **state)
             decks++;
         } while (next_perm(deck, n));
         assert_int_equal(decks, sb_null_factorial(n));
-        assert_int_equal(2 * wins, decks);
+        assert_int_equal(2 * wins, SOLO * decks);
         sb_stat_new_age_solitaire.free(acc);
     }
 }
@@ -194,6 +200,32 @@ static void *solitaire_with(uint64_t wins, uint64_t games)
     return acc;
 }
 
+/* Games that cannot fail are not judged: N games give at the smallest
+   p = 2^(1-N) (all won or all lost), above 1e-6 for N <= 20, so 20 games
+   all won for Alice are n/a at 1e-6, 21 are judged and fail.  At 1e-5
+   the bound moves to 18 games (2^-17 = 7.6e-6). */
+static void solitaire_too_few_games_cannot_fail(void **state)
+{
+    (void)state;
+    const struct { uint64_t games; double alpha; int judged; } c[] = {
+        { 1, 1e-6, 0 }, { 20, 1e-6, 0 }, { 21, 1e-6, 1 },
+        { 17, 1e-5, 0 }, { 18, 1e-5, 1 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        void *acc = solitaire_with(c[i].games, c[i].games);
+        sb_result res;
+        assert_int_equal(sb_stat_new_age_solitaire.finalize(
+                             acc, c[i].games, c[i].alpha, &res), SB_OK);
+        assert_int_equal(res.applicable, c[i].judged);
+        if (c[i].judged)
+            assert_true(res.p_value <= c[i].alpha);
+        else
+            assert_non_null(strstr(res.note, "needs more games"));
+        sb_result_clear(&res);
+        sb_stat_new_age_solitaire.free(acc);
+    }
+}
+
 /* C(n, k) as an exact integer (n <= 60). */
 static uint64_t choose(unsigned n, unsigned k)
 {
@@ -225,7 +257,10 @@ static void solitaire_binomial_p(void **state)
     for (size_t i = 0; i < 3; i++) {
         void *acc = solitaire_with(w[i], 20);
         sb_result res;
-        assert_int_equal(sb_stat_new_age_solitaire.finalize(acc, 20, 1e-6,
+        /* 20 games cannot fail at 1e-6 (their smallest p is 2^-19), so
+           they are judged against 1e-5; the p-values do not depend on
+           it. */
+        assert_int_equal(sb_stat_new_age_solitaire.finalize(acc, 20, 1e-5,
                                                             &res), SB_OK);
         assert_true(res.applicable);
         assert_true(res.discrete);
@@ -660,6 +695,7 @@ int main(void)
         cmocka_unit_test(solitaire_rule_all_small_decks),
         cmocka_unit_test(solitaire_rule_random_decks),
         cmocka_unit_test(solitaire_binomial_p),
+        cmocka_unit_test(solitaire_too_few_games_cannot_fail),
         cmocka_unit_test(solitaire_large_n),
         cmocka_unit_test(solitaire_detectable_and_effect),
         cmocka_unit_test(solitaire_seven_riffles),

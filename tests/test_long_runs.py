@@ -298,7 +298,7 @@ class LongRuns(unittest.TestCase):
         # about three times over, and its table of results.
         state = self.path("a.state")
         self.run_cli("test", "fisher-yates", "--n", "1024", "--seed", "2",
-                     "--samples", "1000", "--tests", "position",
+                     "--samples", "2000", "--tests", "position",
                      "--state", state)
         p = self.run_cli("merge", state, "--memory", "16M", codes=(2,))
         self.assertRegex(p.stderr, r"need [0-9.]+ MiB of memory to merge, "

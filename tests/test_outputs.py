@@ -19,6 +19,7 @@ the samples), and nothing is timed.
 """
 import argparse
 import json
+import random
 import os
 import resource
 import signal
@@ -270,6 +271,39 @@ class Verdicts(unittest.TestCase):
                          "--escalate", "0", "--tests", "position",
                          codes=(0, 1, 3))
         self.assertIsNone(json.loads(p.stdout)["reason"])
+
+    def test_samples_that_cannot_fail_do_not_pass(self):
+        # One deck, or fewer decks than cards: every cell of the position
+        # table expects less than one sample, and one deck gives the same
+        # X^2 whatever it is; 20 games of New Age Solitaire cannot give a
+        # p-value below 1e-6.  Such a run judged nothing: exit 3, never a
+        # pass.  From 30 decks the game judges (from 21 or 22, by the share
+        # of the threshold Holm gives it), from 52 the table too.
+        with tempfile.TemporaryDirectory() as d:
+            decks = os.path.join(d, "decks.txt")
+            for count, code in ((1, 3), (20, 3), (30, 0), (52, 0)):
+                with open(decks, "w") as f:
+                    for i in range(count):
+                        deck = list(range(52))
+                        random.Random(i).shuffle(deck)
+                        f.write(" ".join(map(str, deck)) + "\n")
+                p = self.run_cli("test", "--input", decks, "--n", "52",
+                                 "--tests", "position,new-age-solitaire",
+                                 "--json", "-", codes=(code,))
+                rep = json.loads(p.stdout)
+                self.assertEqual(rep["verdict"], "n/a" if code else "pass",
+                                 count)
+                tests = {t["name"]: t["verdict"] for t in rep["tests"]}
+                self.assertEqual(tests["position"],
+                                 "n/a" if count < 52 else "pass")
+                self.assertEqual(tests["new-age-solitaire"],
+                                 "n/a" if count < 21 else "pass")
+            # The card x hand table of a deal: each card in each of 4
+            # hands, 3 deals expect 0.75 per cell.
+            p = self.run_cli("test", "deal-fisher-yates", "--samples", "3",
+                             "--seed", "1", "--tests", "card-hand",
+                             "--json", "-", codes=(3,))
+            self.assertEqual(json.loads(p.stdout)["verdict"], "n/a")
 
     def test_input_error_is_an_error(self):
         with tempfile.TemporaryDirectory() as d:
