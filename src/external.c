@@ -10,7 +10,9 @@
  * Nothing hangs.  A program's pipe is read through the reader's 'waiting'
  * hook, asked after every 0.2 s without a byte: it ends the input when
  * the shell has exited (what is still holding the pipe was left in the
- * background, and end-of-file would never come), and stops the reading
+ * background, and end-of-file would never come) - the reader still takes
+ * whatever the pipe holds by then, the shell's last samples written
+ * after the wait among them - and stops the reading
  * once the program has been silent for --exec-timeout.  Opening a FIFO
  * blocks until a writer comes; a signal interrupts it (main installs its
  * handlers without SA_RESTART), and with the stop flag set the run goes
