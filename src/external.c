@@ -11,11 +11,11 @@
  * hook, asked after every 0.2 s without a byte: it ends the input when
  * the shell has exited (what is still holding the pipe was left in the
  * background, and end-of-file would never come) - the reader still takes
- * whatever the pipe holds by then, the shell's last samples written
- * after the wait among them - and stops the reading
- * once the program has been silent for --exec-timeout.  A FIFO is opened
- * without waiting for a writer (see sb_external_open), so that the only
- * wait is the reader's, which looks at the stop flag every 0.2 s.
+ * whatever the pipe holds by then, the shell's last samples written after
+ * the wait among them - and stops the reading once the program has been
+ * silent for --exec-timeout.  A FIFO is opened without waiting for a
+ * writer (see sb_external_open), so that the only wait is the reader's,
+ * which looks at the stop flag every 0.2 s.
  *
  * An interrupt is reported like any other, whenever it comes: one that
  * comes before the first sample of a draw of unknown length settled the
