@@ -10,11 +10,17 @@
  * Nothing hangs.  A program's pipe is read through the reader's 'waiting'
  * hook, asked after every 0.2 s without a byte: it ends the input when
  * the shell has exited (what is still holding the pipe was left in the
- * background, and end-of-file would never come), and stops the reading
- * once the program has been silent for --exec-timeout.  Opening a FIFO
- * blocks until a writer comes; a signal interrupts it (main installs its
- * handlers without SA_RESTART), and with the stop flag set the run goes
- * on over an empty input, so that it is reported as interrupted.
+ * background, and end-of-file would never come) - the reader still takes
+ * whatever the pipe holds by then, the shell's last samples written after
+ * the wait among them - and stops the reading once the program has been
+ * silent for --exec-timeout.  A FIFO is opened without waiting for a
+ * writer (see sb_external_open), so that the only wait is the reader's,
+ * which looks at the stop flag every 0.2 s.
+ *
+ * An interrupt is reported like any other, whenever it comes: one that
+ * comes before the first sample of a draw of unknown length settled the
+ * length still lets the run go on, over nothing, so that its empty
+ * partial report is written.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "src/external.h"
@@ -45,6 +51,8 @@ struct sb_external {
     int fd;                 /* what the reader reads */
     int own_fd;             /* 1 when we opened fd (a file, not stdin) */
     int cut;                /* CUT_*: set by program_waiting */
+    int unread;             /* interrupted before the first sample of a
+                               draw of unknown length: nothing is read */
     uint64_t bytes;         /* bytes read when last asked */
     long long quiet_since;  /* ms (monotonic) since which none came */
     char shown[96];         /* the command as messages quote it */
@@ -88,6 +96,10 @@ static const char *samples_word(uint64_t count)
 static int feed_read(void *ctx, sb_card *out, size_t want, size_t *got)
 {
     sb_external *x = ctx;
+    if (x->unread) {
+        *got = 0;
+        return SB_OK;
+    }
     return sb_input_read(x->in, out, want, got);
 }
 
@@ -162,23 +174,29 @@ int sb_external_open(sb_external **out, const sb_external_spec *spec,
     } else if (strcmp(spec->path, "-") == 0) {
         x->fd = STDIN_FILENO;
     } else {
-        /* A FIFO blocks here until a writer opens it, and a signal ends
-           the wait with EINTR: with the stop flag set that is the user's
-           interrupt, reported as one (an empty input); otherwise open
-           again.  The flag is looked at first too, for a signal come
-           just before. */
-        volatile sig_atomic_t *stop = spec->input.stop;
+        /* A FIFO's blocking open(2) waits for a writer, and only a signal
+           ends that wait: one that came between a look at the stop flag
+           and the open would be lost, and the open would wait for the
+           next.  O_NONBLOCK opens a FIFO for reading at once; the wait
+           for a writer is then the reader's, in poll(2) between looks at
+           the flag.  (On Linux a FIFO's reader polls with no event until
+           a writer has come, so the reader does not take the time before
+           it for an end.)  The flag is cleared at once: a regular file or
+           a device is then read exactly as before. */
+        int flags;
         do
-            x->fd = stop && *stop ? -1 : open(spec->path,
-                                               O_RDONLY | O_CLOEXEC);
-        while (x->fd < 0 && errno == EINTR && !(stop && *stop));
-        if (x->fd < 0 && !(stop && *stop)) {
+            x->fd = open(spec->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        while (x->fd < 0 && errno == EINTR);
+        if (x->fd < 0 || (flags = fcntl(x->fd, F_GETFL)) < 0
+            || fcntl(x->fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
             snprintf(err, len, "cannot read '%s': %s", spec->path,
                      strerror(errno));
+            if (x->fd >= 0)
+                close(x->fd);
             free(x);
             return SB_EIO;
         }
-        x->own_fd = x->fd >= 0;
+        x->own_fd = 1;
     }
     /* Messages name a file ("decks.txt:7 (sample 5): ..."); a program's
        are prefixed by the caller. */
@@ -193,10 +211,7 @@ int sb_external_open(sb_external **out, const sb_external_spec *spec,
         x->spec.input.waiting = program_waiting;
         x->spec.input.waiting_ctx = x;
     }
-    if (x->fd < 0)
-        rc = sb_input_open_mem(&x->in, &x->spec.input, NULL, 0, err, len);
-    else
-        rc = sb_input_open_fd(&x->in, &x->spec.input, x->fd, err, len);
+    rc = sb_input_open_fd(&x->in, &x->spec.input, x->fd, err, len);
     if (rc == SB_OK) {
         x->feed.name = spec->command ? spec->command : spec->path;
         x->feed.read = feed_read;
@@ -207,12 +222,17 @@ int sb_external_open(sb_external **out, const sb_external_spec *spec,
                      "(--exec-timeout) and was ended before its first "
                      "sample", x->shown, spec->idle_seconds);
             rc = SB_EINVAL;
-        } else if (rc == SB_EINTR && spec->command) {
-            snprintf(err, len, "interrupted before the program '%s' wrote "
-                     "its first sample", x->shown);
-        } else if (rc == SB_EINTR || (rc != SB_OK && x->fd < 0)) {
-            snprintf(err, len, "interrupted before the first sample came");
-            rc = SB_EINTR;
+        } else if (rc == SB_EINTR) {
+            /* Interrupted before the first sample said how many cards a
+               draw holds: the run goes on over nothing, to be reported as
+               interrupted.  A draw of one card is a shape every
+               statistic of draws takes (the report does not show the
+               length); nothing is read, so no sample of another length
+               can meet it. */
+            x->feed.shape = spec->input.shape;
+            x->feed.shape.len = 1;
+            x->unread = 1;
+            rc = SB_OK;
         } else if (rc != SB_OK && spec->command) {
             snprintf(err, len, "%s (the output of the program '%s')",
                      sb_input_error(x->in), x->shown);

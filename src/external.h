@@ -52,13 +52,13 @@ typedef struct sb_external sb_external;
    settle the shape (for a DRAW of unknown length this reads ahead to the
    first sample).  Returns SB_OK; else a status with a one-line reason in
    'err' (a file that cannot be opened: SB_EIO; a spec the reader refuses
-   or a first sample that does not say the length: SB_EINVAL; the stop
-   flag set before that first sample came: SB_EINTR; SB_ENOMEM).  A
-   program that cannot be found still starts: its end is reported by
-   sb_external_close.  Opening a FIFO waits for a writer; the stop flag
-   set meanwhile (a signal then interrupts open(2): no SA_RESTART) gives
-   SB_OK and an empty input, so that the run reports its 0 samples as
-   interrupted like any other.
+   or a first sample that does not say the length: SB_EINVAL; SB_ENOMEM).
+   The stop flag set before that first sample came gives SB_OK, a draw of
+   one card as the shape and an input that yields nothing, so that the
+   run reports its 0 samples as interrupted like any other.  A program
+   that cannot be found still starts: its end is reported by
+   sb_external_close.  Opening a FIFO does not wait for a writer: the
+   reading does, looking at the stop flag every 0.2 s.
 
    While a program runs, its output is read until it ends or enough are
    counted, except that reading stops when the program (the shell) has

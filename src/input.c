@@ -26,7 +26,11 @@
  * producer that never pauses cannot keep a stopped reader going.  After
  * each wait without a byte the caller's 'waiting' hook, when given, may
  * end the input there or stop the reading (a program gone silent, or gone
- * while what it left in the background holds the pipe).
+ * while what it left in the background holds the pipe).  An end is not
+ * taken at once: bytes may have come between the wait and the hook's
+ * answer (a program that wrote its last samples, then exited), so the
+ * reader goes on reading whatever is ready without waiting, and ends at
+ * the first look that finds nothing.
  *
  * Checking: every sample is checked in full before it is counted - the
  * number of values, each value's range, no card twice, every hand of a
@@ -130,6 +134,8 @@ struct sb_input {
     size_t scanned;           /* bytes after pos known to hold no '\n' */
     uint64_t base;            /* offset in the input of buf[0] */
     int ended;                /* the source has no more bytes */
+    int draining;             /* 'waiting' said SB_INPUT_END: read what is
+                                 ready, then end (no more waits) */
     int eof;                  /* ... and every sample was returned */
     int status;               /* a sticky error, else SB_OK */
     uint64_t line;            /* lines read (text) */
@@ -1013,12 +1019,20 @@ static int refill(sb_input *in)
         if (in->spec.stop && *in->spec.stop)
             return STOPPED;
         struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
-        const int ready = poll(&pfd, 1, in->spec.stop || in->spec.waiting
+        const int ready = poll(&pfd, 1, in->draining ? 0
+                                        : in->spec.stop || in->spec.waiting
                                         ? WAIT_MS : -1);
         if (ready < 0) {
             if (errno == EINTR)
                 continue;
             return io_error(in, errno);
+        }
+        /* Draining, nothing ready is the end; a byte that came after the
+           hook's answer (a program that wrote its last samples and exited
+           between the wait and the hook's look) is read first. */
+        if (ready == 0 && in->draining) {
+            in->ended = 1;
+            return 0;
         }
         if (ready == 0 && in->spec.waiting) {
             const int w = in->spec.waiting(in->spec.waiting_ctx,
@@ -1026,8 +1040,8 @@ static int refill(sb_input *in)
             if (w == SB_INPUT_STOP)
                 return STOPPED;
             if (w == SB_INPUT_END) {
-                in->ended = 1;
-                return 0;
+                in->draining = 1;
+                continue;
             }
         }
         if (ready == 0)

@@ -103,7 +103,9 @@ typedef struct sb_input_spec {
        change since the last call means some came between), so that the
        caller can give up on a source that would never end: it answers
        SB_INPUT_WAIT to wait on, SB_INPUT_END to take the input as ended
-       there (as at end-of-file), SB_INPUT_STOP to stop as 'stop' does. */
+       (as at end-of-file) once nothing more is ready - bytes already
+       there, or come since the wait, are still read, with no further wait
+       and no further call - SB_INPUT_STOP to stop as 'stop' does. */
     int (*waiting)(void *ctx, uint64_t bytes_read);
     void *waiting_ctx;
 } sb_input_spec;

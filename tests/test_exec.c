@@ -8,6 +8,10 @@
  * test's time limit turns the hang into a failure.  Each test ends by
  * checking that this process has no child left, reaped or not (it starts
  * no other children).
+ *
+ * A FIFO given as the input (src/external.c) ends this file: it must be
+ * opened without waiting for a writer, since a wait in open(2) is one that
+ * only a signal can end.
  */
 #define _GNU_SOURCE   /* strsignal, setenv, getpgid */
 #include "tests/sb_test.h"
@@ -25,6 +29,7 @@
 
 #include "shufflebias/status.h"
 #include "src/exec.h"
+#include "src/external.h"
 
 /* No child of ours exists, running or zombie: waitpid finds none. */
 static void assert_no_children(void)
@@ -503,6 +508,118 @@ static void test_bad_assignment(void **state)
     assert_no_children();
 }
 
+/* A FIFO in a directory of its own, for the tests below. */
+typedef struct fifo_dir {
+    char dir[32];
+    char path[48];
+} fifo_dir;
+
+static void fifo_make(fifo_dir *f)
+{
+    snprintf(f->dir, sizeof f->dir, "/tmp/sb_test_fifoXXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    snprintf(f->path, sizeof f->path, "%s/fifo", f->dir);
+    assert_int_equal(mkfifo(f->path, 0600), 0);
+}
+
+static void fifo_remove(fifo_dir *f)
+{
+    assert_int_equal(unlink(f->path), 0);
+    assert_int_equal(rmdir(f->dir), 0);
+}
+
+/* Opening a FIFO as the input does not wait for a writer.  A blocking
+   open(2) would: a signal that came just before it (the stop flag looked
+   at, the open not yet entered) would be lost, and the wait would go on
+   until the next one.  No writer ever comes before the open here, so
+   that open would wait for ever: the alarm (60 s) turns it into a
+   failure.  A writer that comes afterwards is read to its end. */
+static void test_fifo_open_does_not_wait(void **state)
+{
+    (void)state;
+    fifo_dir f;
+    fifo_make(&f);
+    volatile sig_atomic_t stop = 0;
+    const sb_external_spec spec = {
+        .path = f.path,
+        .input = { .format = SB_FORMAT_TEXT,
+                   .shape = { .kind = SB_KIND_PERMUTATION, .n = 3,
+                              .len = 3 },
+                   .stop = &stop },
+    };
+    sb_external *x = NULL;
+    char err[256] = "";
+    alarm(60);
+    assert_int_equal(sb_external_open(&x, &spec, 1, 2, err, sizeof err),
+                     SB_OK);
+    alarm(0);
+    /* The reader holds the FIFO: a writer's non-blocking open succeeds
+       (it fails with ENXIO while no reader has it). */
+    const int w = open(f.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    assert_true(w >= 0);
+    assert_int_equal(write(w, "2 0 1\n0 1 2\n", 12), 12);
+    close(w);
+    const sb_feed *feed = sb_external_feed(x);
+    sb_card out[9];
+    size_t got = 99;
+    assert_int_equal(feed->read(feed->ctx, out, 3, &got), SB_OK);
+    assert_int_equal(got, 2);
+    const sb_card want[6] = { 2, 0, 1, 0, 1, 2 };
+    assert_memory_equal(out, want, sizeof want);
+    sb_report rep = { 0 };
+    rep.run.samples = 2;
+    rep.run.done = 2;
+    sb_input_info info;
+    assert_int_equal(sb_external_close(x, &rep, &info), 0);
+    assert_string_equal(info.error, "");
+    fifo_remove(&f);
+    assert_no_children();
+}
+
+/* The stop flag set while a FIFO has no writer - what a signal does at
+   any moment, open or not - ends the reading at once, with nothing read
+   and no input error.  A draw of unknown length, whose first sample
+   never came, still opens (a draw of one card, and nothing read), so
+   that the run is reported as interrupted rather than refused. */
+static void test_fifo_stop_without_a_writer(void **state)
+{
+    (void)state;
+    for (int draw = 0; draw < 2; draw++) {
+        fifo_dir f;
+        fifo_make(&f);
+        volatile sig_atomic_t stop = 1;
+        sb_external_spec spec = {
+            .path = f.path,
+            .input = { .format = SB_FORMAT_TEXT,
+                       .shape = { .kind = SB_KIND_PERMUTATION, .n = 3,
+                                  .len = 3 },
+                       .stop = &stop },
+        };
+        if (draw)
+            spec.input.shape = (sb_shape){ .kind = SB_KIND_DRAW, .n = 3 };
+        sb_external *x = NULL;
+        char err[256] = "";
+        alarm(60);
+        assert_int_equal(sb_external_open(&x, &spec, 1, 5, err, sizeof err),
+                         SB_OK);
+        const sb_feed *feed = sb_external_feed(x);
+        assert_int_equal(feed->shape.kind, spec.input.shape.kind);
+        assert_int_equal(feed->shape.len, draw ? 1 : 3);
+        sb_card out[9];
+        size_t got = 99;
+        assert_int_equal(feed->read(feed->ctx, out, 3, &got), SB_OK);
+        alarm(0);
+        assert_int_equal(got, 0);
+        sb_report rep = { 0 };
+        rep.run.samples = 5;
+        sb_input_info info;
+        assert_int_equal(sb_external_close(x, &rep, &info), 0);
+        assert_string_equal(info.error, "");
+        fifo_remove(&f);
+    }
+    assert_no_children();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +640,8 @@ int main(void)
         cmocka_unit_test(test_lingers),
         cmocka_unit_test(test_background_holder),
         cmocka_unit_test(test_bad_assignment),
+        cmocka_unit_test(test_fifo_open_does_not_wait),
+        cmocka_unit_test(test_fifo_stop_without_a_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -739,46 +739,84 @@ class Programs(Temp):
                 self.assertIn(what, err)
 
     def test_interrupt_while_waiting_for_a_fifo_writer(self):
-        # open() of a FIFO blocks until a writer comes.  Once shufflebias
-        # has its SIGINT handler (SigCgt in /proc) and sleeps in the
-        # kernel (state S: nothing else blocks before the open), SIGINT
-        # must end it like any other interrupt: 130 and an empty partial
-        # report, not an error.  Nobody ever writes to the FIFO, so a
-        # regression hangs until the 60 s timeout.
-        fifo = os.path.join(self.dir, "fifo")
-        os.mkfifo(fifo)
-        p = subprocess.Popen([CLI, "test", "--input", fifo, "--n", "5",
-                              "--json", "-"], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
-        while not blocked_with_handler(p.pid, signal.SIGINT):
-            pass
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60)
-        err = err.decode()
-        self.assertEqual(p.returncode, 130, err)
-        self.assertNotIn("Interrupted system call", err)
-        self.assertIn("interrupted", err)
-        rep = json.loads(out)
-        self.assertTrue(rep["partial"])
-        self.assertEqual(rep["samples"], 0)
+        # shufflebias waits for a FIFO's writer.  Once it has its SIGINT
+        # handler (SigCgt in /proc) and sleeps in the kernel (state S:
+        # nothing else blocks before that wait), SIGINT must end it like
+        # any other interrupt: 130 and an empty partial report whose
+        # verdict says so, not an error - a draw of unknown length too,
+        # whose first sample never came.  Nobody ever writes to the FIFO,
+        # so a regression that waits hangs until the 60 s timeout.
+        for extra in [[], ["--kind", "draw"]]:
+            with self.subTest(extra=extra):
+                fifo = os.path.join(self.dir, "fifo")
+                os.mkfifo(fifo)
+                p = subprocess.Popen([CLI, "test", "--input", fifo, "--n",
+                                      "5", "--json", "-"] + extra,
+                                     stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+                while not blocked_with_handler(p.pid, signal.SIGINT):
+                    pass
+                p.send_signal(signal.SIGINT)
+                out, err = p.communicate(timeout=60)
+                os.unlink(fifo)
+                err = err.decode()
+                self.assertEqual(p.returncode, 130, err)
+                self.assertNotIn("Interrupted system call", err)
+                self.assertIn("interrupted", err)
+                rep = json.loads(out)
+                self.assertTrue(rep["partial"])
+                self.assertEqual(rep["verdict"], "incomplete")
+                self.assertEqual(rep["samples"], 0)
+                self.assertIsNone(rep["input"]["error"])
 
-    def test_interrupt_before_the_first_sample_names_the_program(self):
-        # A draw of unknown size waits for the first sample before the run
-        # starts; SIGINT then ends it with 130 and a message naming the
-        # program.  The program says through a FIFO that it has started.
+    def test_fifo_writer_that_comes_later_is_read(self):
+        # The FIFO is opened without waiting for a writer; the reading
+        # waits for one instead, and must not take the time before it
+        # came for the end of the input.  The writer's open below returns
+        # only once shufflebias holds the FIFO; whatever it then writes is
+        # read to the end.
         fifo = os.path.join(self.dir, "fifo")
         os.mkfifo(fifo)
-        prog = f"echo ready > {fifo}; exec sleep 1000"
+        decks = fair_decks(5, 200, seed=3)
+        p = subprocess.Popen([CLI, "test", "--input", fifo, "--n", "5",
+                              "--tests", "position", "--json", "-"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        with open(fifo, "w") as f:
+            f.write("".join(" ".join(map(str, d)) + "\n" for d in decks))
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err.decode())
+        rep = json.loads(out)
+        self.assertEqual(rep["samples"], 200)
+        self.assertAlmostEqual(test_of(rep, "position")["statistic"],
+                               position_x2(decks, 5), places=6)
+
+    def test_interrupt_before_the_first_sample_is_reported(self):
+        # A draw of unknown size waits for the first sample before the run
+        # starts; SIGINT then ends it like any other interrupt: 130 and an
+        # empty partial report that says the program was interrupted.  The
+        # program says through a FIFO that it has started.
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        pidfile = os.path.join(self.dir, "pid")
+        prog = f"echo $$ > {pidfile}; echo ready > {fifo}; exec sleep 1000"
         p = subprocess.Popen([CLI, "test", "--exec", prog, "--n", "5",
-                              "--kind", "draw"], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
+                              "--kind", "draw", "--json", "-"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         with open(fifo) as f:
             self.assertEqual(f.read().strip(), "ready")
         p.send_signal(signal.SIGINT)
-        _, err = p.communicate(timeout=60)
-        self.assertEqual(p.returncode, 130)
-        self.assertIn(f"interrupted before the program '{prog}' wrote its "
-                      "first sample", err.decode())
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 130, err.decode())
+        self.assertIn("interrupted", err.decode())
+        rep = json.loads(out)
+        self.assertTrue(rep["partial"])
+        self.assertEqual(rep["verdict"], "incomplete")
+        self.assertEqual(rep["samples"], 0)
+        self.assertIsNone(rep["input"]["error"])
+        self.assertEqual(rep["input"]["program_end"],
+                         "ended by shufflebias, interrupted")
+        with open(pidfile) as f:
+            self.assertFalse(group_alive(int(f.read())))
 
     def test_program_dies_with_a_killed_shufflebias(self):
         # SIGKILL gives shufflebias no time to end its program; the kernel

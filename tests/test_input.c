@@ -1314,6 +1314,68 @@ static void waiting_hook_ends_or_stops_a_silent_read(void **state)
     }
 }
 
+/* A hook that, asked once the pipe has been silent, writes the last
+   samples into it and then answers SB_INPUT_END: a program that wrote its
+   last samples and exited after the wait timed out but before the hook
+   looked.  The write end stays open (something left in the background
+   holds it), so end-of-file never comes. */
+typedef struct late_writer {
+    int fd;           /* the pipe's write end */
+    const char *last; /* written on the first call */
+    size_t len;       /* its length (binary holds zeros) */
+    int calls;
+} late_writer;
+
+static int write_then_end(void *ctx, uint64_t bytes_read)
+{
+    (void)bytes_read;
+    late_writer *w = ctx;
+    if (w->calls++ == 0) {
+        assert_int_equal(write(w->fd, w->last, w->len), (ssize_t)w->len);
+    }
+    return SB_INPUT_END;
+}
+
+/* SB_INPUT_END does not drop bytes that came between the wait and the
+   hook's answer: they are read and returned, and the input ends only
+   when nothing more is ready - without another wait or another call of
+   the hook (a pipe held open by a background process still ends). */
+static void waiting_hook_end_keeps_what_came_late(void **state)
+{
+    (void)state;
+    const sb_format formats[2] = { SB_FORMAT_TEXT, SB_FORMAT_U8 };
+    const char *const lasts[2] = { "2 0 1\n1 0 2\n", "\2\0\1\1\0\2" };
+    for (int i = 0; i < 2; i++) {
+        int fds[2];
+        assert_int_equal(pipe(fds), 0);
+        assert_int_equal(write(fds[1], i ? "\0\1\2" : "0 1 2\n",
+                               i ? 3 : 6), i ? 3 : 6);
+        late_writer w = { .fd = fds[1], .last = lasts[i],
+                          .len = i ? 6 : strlen(lasts[i]) };
+        const sb_input_spec spec = {
+            .format = formats[i],
+            .shape = { .kind = SB_KIND_PERMUTATION, .n = 3, .len = 3 },
+            .waiting = write_then_end, .waiting_ctx = &w,
+        };
+        sb_input *in;
+        char err[256];
+        assert_int_equal(sb_input_open_fd(&in, &spec, fds[0], err,
+                                          sizeof err), SB_OK);
+        sb_card out[12];
+        size_t got = 99;
+        assert_int_equal(read_all(in, out, 3, 4, 3, &got), SB_OK);
+        assert_int_equal(got, 3);
+        const sb_card want[9] = { 0, 1, 2, 2, 0, 1, 1, 0, 2 };
+        assert_memory_equal(out, want, sizeof want);
+        assert_true(sb_input_eof(in));
+        assert_int_equal(w.calls, 1);
+        assert_int_equal(sb_input_samples_seen(in), 3);
+        sb_input_close(in);
+        close(fds[0]);
+        close(fds[1]);
+    }
+}
+
 /* A descriptor that cannot be read (a directory): SB_EIO, said so, and
    kept. */
 static void a_read_error_is_reported(void **state)
@@ -1788,6 +1850,7 @@ int main(void)
         cmocka_unit_test(an_endless_line_is_refused),
         cmocka_unit_test(stop_flag_ends_a_silent_read),
         cmocka_unit_test(waiting_hook_ends_or_stops_a_silent_read),
+        cmocka_unit_test(waiting_hook_end_keeps_what_came_late),
         cmocka_unit_test(a_read_error_is_reported),
         cmocka_unit_test(messages_escape_what_they_quote),
         cmocka_unit_test(messages_name_the_input),
