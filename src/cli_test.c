@@ -498,6 +498,34 @@ static int test_external(const sb_cli *cli, const test_options *o)
 /* Before anything runs: no output is an input or another output (the
    state may be the file resumed: it is meant to be), and the JSON
    report can be written.  0, or -1 after printing the error. */
+/* The words of an --exec command that name files (the program, a script
+   it runs, a file it reads) are inputs too: a report written over one
+   would destroy the user's program.  0, or -1 after printing the error. */
+static int check_exec_words(const test_options *o, const sb_cli_path *out)
+{
+    if (!o->exec || !out->path)
+        return 0;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", o->exec);
+    static const char sep[] = " \t\n;&|()<>";
+    char *save = NULL;
+    for (char *w = strtok_r(buf, sep, &save); w;
+         w = strtok_r(NULL, sep, &save)) {
+        const size_t len = strlen(w);
+        if (len >= 2 && (w[0] == '\'' || w[0] == '"') && w[len - 1] == w[0]) {
+            w[len - 1] = '\0';
+            w++;
+        }
+        struct stat st;
+        if (stat(w, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        const sb_cli_path word = { "--exec", w };
+        if (sb_cli_distinct(out, &word, 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int check_outputs(const test_options *o)
 {
     const sb_cli_path json = { "--json", o->json },
@@ -507,7 +535,8 @@ static int check_outputs(const test_options *o)
                                    { "--resume", o->resume },
                                    { "--state", o->state } };
     if (sb_cli_distinct(&json, others, 4) != 0
-        || sb_cli_distinct(&state, others, 2) != 0)
+        || sb_cli_distinct(&state, others, 2) != 0
+        || check_exec_words(o, &json) != 0)
         return -1;
     return sb_cli_can_write(o->json);
 }

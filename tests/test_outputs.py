@@ -124,6 +124,23 @@ class Outputs(unittest.TestCase):
                          "--markdown", "./a.out", codes=(2,))
         self.assertIn("same file", p.stderr)
 
+    def test_a_program_is_never_an_output(self):
+        # The program of --exec, or a script it runs, is the user's code:
+        # a report written over it would destroy it.
+        with tempfile.TemporaryDirectory() as d:
+            prog = os.path.join(d, "gen.sh")
+            text = "#!/bin/sh\necho 0 1 2\n"
+            with open(prog, "w") as f:
+                f.write(text)
+            os.chmod(prog, 0o755)
+            for cmd in (prog, "sh " + prog, "sh '%s' --fast" % prog):
+                p = self.run_cli("test", "--exec", cmd, "--n", "3",
+                                 "--samples", "3", "--json", prog,
+                                 codes=(2,))
+                self.assertIn("is the same file as --exec", p.stderr)
+                with open(prog) as f:
+                    self.assertEqual(f.read(), text)
+
     def test_an_early_error_leaves_the_report(self):
         report = self.path("report.json")
         with open(report, "w") as f:
