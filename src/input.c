@@ -478,9 +478,13 @@ static const char *number_hint(const unsigned char *w, const unsigned char *e)
 
 /* A text line of numbers: the cards of a permutation or a draw, or the
    hand of each card of a deal.  The hot path of the text format. */
+static int count_words(sb_input *in, const unsigned char *p, size_t n,
+                       size_t *found);
+
 static int parse_numbers(sb_input *in, const unsigned char *p,
                          const unsigned char *end, sb_card *out)
 {
+    const unsigned char *const line = p;
     const int deal = in->shape.kind == SB_KIND_DEAL;
     const size_t len = in->shape.len;
     const uint32_t ob = in->spec.one_based ? 1u : 0u;
@@ -525,9 +529,17 @@ static int parse_numbers(sb_input *in, const unsigned char *p,
             /* One comparison also catches a 0 read one-based: it wraps
                to the top of the range. */
             const uint32_t x = v - ob;
-            if (x >= lim)
+            if (x >= lim) {
+                /* A sample of another size than the deck: the value out
+                   of range only follows from that (52 cards read with
+                   --n 51), and so does the fix. */
+                size_t found;
+                if (count_words(in, line, (size_t)(end - line), &found)
+                        == LINE_OK && found != len)
+                    return wrong_count(in, found);
                 return out_of_range(in, deal ? "hand" : "card", w, p, v,
                                     lim);
+            }
             if (deal) {
                 count[x]++;
             } else {

@@ -1581,6 +1581,23 @@ static void messages_suggest_the_fix(void **state)
     assert_string_equal(first_error(&spec, "0 1 2 3 4\n", 0, msg),
                         "line 1 (sample 1): 3 cards expected, 5 found; the "
                         "sample has 5 values: is --draw 5 meant?");
+    /* A deck of 52 read with --n 51: the sample's size is the mistake,
+       whether its top card or (one-based) its 0 is read first; never a
+       hint to add --one-based, then one to drop it. */
+    spec.shape = (sb_shape){ .kind = SB_KIND_PERMUTATION, .n = 51,
+                             .len = 51 };
+    char deck52[300] = "";
+    for (int c = 51; c >= 0; c--)
+        snprintf(deck52 + strlen(deck52), sizeof deck52 - strlen(deck52),
+                 "%d%s", c, c ? " " : "\n");
+    assert_string_equal(first_error(&spec, deck52, 0, msg),
+                        "line 1 (sample 1): 51 cards expected, 52 found; the "
+                        "sample has 52 values: is --n 52 meant?");
+    spec.one_based = 1;
+    assert_string_equal(first_error(&spec, deck52, 0, msg),
+                        "line 1 (sample 1): 51 cards expected, 52 found; the "
+                        "sample has 52 values: is --n 52 meant?");
+    spec.one_based = 0;
     /* A 1-based value past the top, but not the one after it: no hint. */
     spec.shape = (sb_shape){ .kind = SB_KIND_PERMUTATION, .n = 3 };
     assert_string_equal(first_error(&spec, "0 1 4\n", 0, msg),
