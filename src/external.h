@@ -12,7 +12,7 @@
  *                        0 to 2^63 - 1 (--seed as given; fresh and derived
  *                        seeds are below 2^53)
  *   SHUFFLEBIAS_KIND     permutation, draw or deal
- *   SHUFFLEBIAS_FORMAT   text, cards, u8 or u16
+ *   SHUFFLEBIAS_FORMAT   text, cards, pbn, u8 or u16
  *   SHUFFLEBIAS_HANDS    hands of a deal (deals only)
  *   SHUFFLEBIAS_DRAW     cards per drawn hand (draws only, when known)
  *   SHUFFLEBIAS_ONE_BASED  1 when numbers count from 1, else 0
