@@ -7,6 +7,8 @@
  */
 #include <shufflebias/plugin.h>
 
+#include "fair_shuffle.h"
+
 static unsigned four(const sb_shuffle_args *a)
 {
     (void)a;
@@ -20,24 +22,11 @@ static int check(const sb_shuffle_args *a, char *why, size_t len)
     return a->n % 4 == 0 ? SB_OK : SB_EINVAL;
 }
 
-/* Card c to hand c % 4 of a shuffled order: a fair deal. */
-static void deal(const sb_shuffle_args *a, sb_src *src, sb_card *out)
-{
-    for (size_t i = 0; i < a->n; i++)
-        out[i] = (sb_card)(i % 4);
-    for (size_t i = a->n - 1; i > 0; i--) {
-        const size_t j = (size_t)sb_below(src, i + 1);
-        const sb_card t = out[i];
-        out[i] = out[j];
-        out[j] = t;
-    }
-}
-
 static int run_nine(void *state, const sb_shuffle_args *a, sb_src *src,
                     sb_card *out)
 {
     (void)state;
-    deal(a, src, out);
+    sb_test_fair_shuffle(a, src, out, 4);   /* a fair deal */
     out[0] = 9;
     return SB_OK;
 }
@@ -46,7 +35,7 @@ static int run_zero(void *state, const sb_shuffle_args *a, sb_src *src,
                     sb_card *out)
 {
     (void)state;
-    deal(a, src, out);
+    sb_test_fair_shuffle(a, src, out, 4);   /* a fair deal */
     for (size_t i = 0; i < a->n; i++)
         out[i] = 0;
     return SB_OK;

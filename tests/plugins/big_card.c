@@ -5,18 +5,13 @@
  */
 #include <shufflebias/plugin.h>
 
+#include "fair_shuffle.h"
+
 static int run(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out)
 {
     (void)state;
-    for (size_t i = 0; i < a->n; i++)
-        out[i] = (sb_card)i;
-    for (size_t i = a->n - 1; i > 0; i--) {
-        const size_t j = (size_t)sb_below(src, i + 1);
-        const sb_card t = out[i];
-        out[i] = out[j];
-        out[j] = t;
-    }
+    sb_test_fair_shuffle(a, src, out, 0);
     out[a->n - 1] = 65535;
     return SB_OK;
 }

@@ -12,23 +12,13 @@
 
 #include <shufflebias/plugin.h>
 
-static void shuffle(const sb_shuffle_args *a, sb_src *src, sb_card *out)
-{
-    for (size_t i = 0; i < a->n; i++)
-        out[i] = (sb_card)i;
-    for (size_t i = a->n - 1; i > 0; i--) {
-        const size_t j = (size_t)sb_below(src, i + 1);
-        const sb_card t = out[i];
-        out[i] = out[j];
-        out[j] = t;
-    }
-}
+#include "fair_shuffle.h"
 
 static int run_always(void *state, const sb_shuffle_args *a, sb_src *src,
                       sb_card *out)
 {
     (void)state;
-    shuffle(a, src, out);
+    sb_test_fair_shuffle(a, src, out, 0);
     out[0] = out[1];
     return SB_OK;
 }
@@ -45,7 +35,7 @@ static int run_from_17(void *state, const sb_shuffle_args *a, sb_src *src,
                        sb_card *out)
 {
     unsigned long *made = state;
-    shuffle(a, src, out);
+    sb_test_fair_shuffle(a, src, out, 0);
     if (++*made >= 17)
         out[0] = out[1];
     return SB_OK;
@@ -55,7 +45,7 @@ static int run_rarely(void *state, const sb_shuffle_args *a, sb_src *src,
                       sb_card *out)
 {
     (void)state;
-    shuffle(a, src, out);
+    sb_test_fair_shuffle(a, src, out, 0);
     if (sb_below(src, 1u << 17) == 0)
         out[0] = out[1];
     return SB_OK;

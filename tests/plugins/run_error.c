@@ -8,6 +8,8 @@
 
 #include <shufflebias/plugin.h>
 
+#include "fair_shuffle.h"
+
 static int init(void **state, const sb_shuffle_args *a)
 {
     (void)a;
@@ -21,14 +23,7 @@ static int run(void *state, const sb_shuffle_args *a, sb_src *src,
     unsigned long *made = state;
     if (++*made == 20)
         return SB_EINVAL;
-    for (size_t i = 0; i < a->n; i++)
-        out[i] = (sb_card)i;
-    for (size_t i = a->n - 1; i > 0; i--) {
-        const size_t j = (size_t)sb_below(src, i + 1);
-        const sb_card t = out[i];
-        out[i] = out[j];
-        out[j] = t;
-    }
+    sb_test_fair_shuffle(a, src, out, 0);
     return SB_OK;
 }
 
