@@ -272,6 +272,20 @@ static const char *cards_field(const sb_exact_report *rep)
 
 /* The report as JSON; with 'shell', its outcomes and levels are null, to
    be written one by one in their place (sb_render_exact_json). */
+
+/* What depends on the machine, kept apart from the result (as in a test
+   report): the memory budget and the table's estimate, and the time. */
+static json_t *machine_keys(json_t *root, const sb_exact_report *rep)
+{
+    if (rep->memory_budget)
+        json_object_set_new(root, "memory", json_pack(
+            "{s:I, s:I}", "budget", (json_int_t)rep->memory_budget,
+            "estimate", (json_int_t)rep->memory_estimate));
+    json_t *timing = json_object();
+    json_object_set_new(timing, "seconds", json_real(rep->seconds));
+    json_object_set_new(root, "timing", timing);
+    return root;
+}
 static json_t *exact_json(const sb_exact_report *rep, int shell)
 {
     json_t *root = json_object();
@@ -300,14 +314,7 @@ static json_t *exact_json(const sb_exact_report *rep, int shell)
                             json_string(rep->unexplored));
         json_object_set_new(root, "uniform", json_false());
         json_object_set_new(root, "partial", json_true());
-        if (rep->memory_budget)
-            json_object_set_new(root, "memory", json_pack(
-                "{s:I, s:I}", "budget", (json_int_t)rep->memory_budget,
-                "estimate", (json_int_t)rep->memory_estimate));
-        json_t *timing = json_object();
-        json_object_set_new(timing, "seconds", json_real(rep->seconds));
-        json_object_set_new(root, "timing", timing);
-        return root;
+        return machine_keys(root, rep);
     }
 
     const char *key = outcomes_key(rep), *field = cards_field(rep);
@@ -357,14 +364,7 @@ static json_t *exact_json(const sb_exact_report *rep, int shell)
         json_object_set_new(root, rep->kind == SB_KIND_DEAL
                             ? "hand_matrix" : "position_matrix", m);
     }
-    if (rep->memory_budget)
-        json_object_set_new(root, "memory", json_pack(
-            "{s:I, s:I}", "budget", (json_int_t)rep->memory_budget,
-            "estimate", (json_int_t)rep->memory_estimate));
-    json_t *timing = json_object();
-    json_object_set_new(timing, "seconds", json_real(rep->seconds));
-    json_object_set_new(root, "timing", timing);
-    return root;
+    return machine_keys(root, rep);
 }
 
 json_t *sb_exact_json(const sb_exact_report *rep)
