@@ -229,6 +229,10 @@ class Outputs(unittest.TestCase):
         self.assertEqual(json.loads(p.stdout)["seed"], 2)
         p = self.run_cli("test", "fisher-yates", "--force", codes=(2,))
         self.assertIn("--force goes with --state", p.stderr)
+        # --resume saves to its file: --force goes with it too.
+        p = self.run_cli("test", "--resume", other, "--force", "--json",
+                         "-", codes=(0, 1, 3))
+        self.assertEqual(json.loads(p.stdout)["algorithm"], "fisher-yates")
 
     def interrupt_blocked_writer(self, *args):
         """Run the CLI with its standard output on a pipe of one page that
