@@ -204,6 +204,23 @@ static void the_first_write_error_is_told(void **state)
     assert_int_equal(entries(state), 0);
 }
 
+/* A report rewound and written again shorter (exact's, interrupted while
+   written) leaves no tail of the first: the file ends where the writing
+   ended. */
+static void a_rewound_file_ends_where_writing_ended(void **state)
+{
+    const fname t = at(state, "exact.json");
+    char err[600];
+    sb_outfile o;
+    assert_int_equal(sb_outfile_open(&o, t.s, 0, err, sizeof err), SB_OK);
+    fputs("{ a long report, cut }", o.f);
+    assert_int_equal(ftell(o.f), 22);
+    assert_int_equal(fseek(o.f, 0, SEEK_SET), 0);
+    fputs("{}\n", o.f);
+    assert_int_equal(sb_outfile_commit(&o, err, sizeof err), SB_OK);
+    assert_string_equal(text_of(t.s).s, "{}\n");
+}
+
 static void devices_pipes_and_folders(void **state)
 {
     char err[600];
@@ -293,6 +310,8 @@ int main(void)
             a_planted_temporary_name_is_not_followed, setup, teardown),
         cmocka_unit_test_setup_teardown(the_first_write_error_is_told, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            a_rewound_file_ends_where_writing_ended, setup, teardown),
         cmocka_unit_test_setup_teardown(devices_pipes_and_folders, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(two_names_of_one_file, setup,
