@@ -6,7 +6,9 @@ run's other output) is refused before anything runs, with the input kept
 byte for byte; an early error leaves an existing report as it was; a write
 that fails part-way (a file size limit standing in for a full disk) leaves
 the old report and no temporary file; a state file is never written over a
-pipe or device, nor over another run's state without --force.
+pipe or device, nor over another run's state without --force.  Ctrl-C
+while a report waits on a pipe's slow reader cuts it and exits 130, not as
+a write error.
 
 Exit codes and the JSON 'verdict' tell the truth: a run where nothing
 could be judged exits 3 with the reason; an interrupted run says
@@ -247,6 +249,10 @@ class Outputs(unittest.TestCase):
         r, w = os.pipe()
         fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, 4096)
         size = fcntl.fcntl(w, fcntl.F_GETPIPE_SZ)
+        if size > 4096:
+            os.close(r)
+            os.close(w)
+            self.skipTest(f"the smallest pipe holds {size} bytes here")
         with open(self.path("stderr"), "w+") as err:
             p = subprocess.Popen([CLI, *args], stdout=w, stderr=err,
                                  cwd=self.dir)
