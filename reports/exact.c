@@ -470,10 +470,14 @@ int sb_render_exact_json(FILE *f, const sb_exact_report *rep)
         if (!(rep->stop && *rep->stop))
             return SB_EIO;
         /* Interrupted while writing: a file is started again with the
-           report that lists no outcome; on a pipe what was written
-           stays, cut short. */
-        if (start < 0 || fflush(f) != 0 || fseek(f, start, SEEK_SET) != 0
-            || ftruncate(fileno(f), (off_t)start) != 0)
+           report that lists no outcome; on a pipe, which cannot be
+           rewound, what was written stays, cut short, and the stop is
+           said as such (not as a write error). */
+        if (start < 0 || fflush(f) != 0 || fseek(f, start, SEEK_SET) != 0)
+            return SB_EINTR;
+        /* A stream without a descriptor (an output file's, src/outfile.h)
+           ends where its writing ends. */
+        if (fileno(f) >= 0 && ftruncate(fileno(f), (off_t)start) != 0)
             return SB_EIO;
     }
     return sb_render_json_value(f, sb_exact_json(rep));

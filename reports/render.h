@@ -52,7 +52,10 @@ int sb_render_audit_json(FILE *f, const sb_report *reps, size_t m);
    reached, the total-variation distance, the exact matrix and a one-line
    verdict. */
 int sb_render_exact_text(FILE *f, const sb_exact_report *rep);
-/* The same as JSON (DESIGN.md, "exact" keys). */
+/* The same as JSON (DESIGN.md, "exact" keys).  Stopped while writing
+   (rep->stop), a file is rewound and given the report that lists no
+   outcome; a stream that cannot be rewound (a pipe) keeps what was
+   written: SB_EINTR.  SB_OK, SB_EIO, SB_EINTR. */
 int sb_render_exact_json(FILE *f, const sb_exact_report *rep);
 json_t *sb_exact_json(const sb_exact_report *rep);
 

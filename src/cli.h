@@ -169,7 +169,10 @@ int sb_cli_opt_escalate(const char *arg, unsigned *out);
 
 /* Print a test report as asked - the text table on stdout unless 'quiet'
    or the JSON goes there, the JSON to 'json' ("-": stdout; NULL: none) -
-   and return 'code', or SB_EXIT_USAGE when writing failed. */
+   and return 'code', SB_EXIT_USAGE when writing failed, or
+   SB_EXIT_INTERRUPTED when the run's stop cut a write (said here unless
+   the report is partial, which its command says).  Why a run judged
+   nothing is said on stderr unless 'quiet'. */
 int sb_cli_report(const struct sb_report *rep, const char *json, int quiet,
                   int code);
 
@@ -204,10 +207,15 @@ int sb_cli_can_save(const char *path, const char *resume, int force);
    (src/outfile.h).  0 with o->f to write to, or -1 after printing the
    error. */
 int sb_cli_open_out(sb_outfile *o, const char *path);
-/* Finish what sb_cli_open_out began: with 'ok', put it in place; without
-   (the renderer failed), remove it and leave the target as it was.  0,
-   or -1 after printing the error ("cannot write 'x': No space left on
-   device"). */
+/* Finish what sb_cli_open_out began, 'status' being the renderer's:
+   SB_OK puts it in place; otherwise it is removed and the target left as
+   it was (a stream written in place keeps what was written).  0; -1
+   after printing the error ("cannot write 'x': No space left on
+   device"); 1 when the run's stop cut it (status SB_EINTR, or a write
+   to a slow reader failed with EINTR: the handlers have no SA_RESTART),
+   nothing printed: the caller exits 130 and says "interrupted" once. */
+int sb_cli_finish_out(sb_outfile *o, int status);
+/* The same with 'ok' for SB_OK, SB_EIO otherwise. */
 int sb_cli_close_out(sb_outfile *o, int ok);
 
 /* Progress on stderr while a run lasts more than a second; nothing when

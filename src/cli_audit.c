@@ -191,11 +191,18 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
     if (m > 0) {
         if (!o.quiet && !(o.json && strcmp(o.json, "-") == 0))
             sb_render_audit_text(stdout, reps, m);
-        if (o.markdown && write_file(o.markdown, reps, m,
-                                     sb_render_audit_markdown) != 0)
+        /* 1: the stop cut a write (sb_cli_finish_out). */
+        const int md = o.markdown ? write_file(o.markdown, reps, m,
+                                               sb_render_audit_markdown) : 0;
+        const int js = o.json ? write_file(o.json, reps, m,
+                                           sb_render_audit_json) : 0;
+        if (md < 0 || js < 0)
             code = SB_EXIT_USAGE;
-        if (o.json && write_file(o.json, reps, m, sb_render_audit_json) != 0)
-            code = SB_EXIT_USAGE;
+        else if (md > 0 || js > 0) {
+            sb_cli_error("interrupted while the report was written: what "
+                         "was written is cut short");
+            code = SB_EXIT_INTERRUPTED;
+        }
     }
     for (size_t i = 0; i < m; i++)
         sb_report_release(&reps[i]);

@@ -881,10 +881,17 @@ static int report(const bench_options *o, const bench *b)
         print_text(b);
     if (o->json) {
         sb_outfile out;
-        if (sb_cli_open_out(&out, o->json) != 0
-            || sb_cli_close_out(&out, sb_render_json_value(out.f,
-                                          bench_json(b)) == SB_OK) != 0)
+        const int rc = sb_cli_open_out(&out, o->json) != 0 ? -1
+                     : sb_cli_close_out(&out, sb_render_json_value(out.f,
+                                              bench_json(b)) == SB_OK);
+        if (rc < 0)
             code = SB_EXIT_USAGE;
+        else if (rc > 0) {
+            /* The stop cut a write (a pipe not read yet). */
+            sb_cli_error("interrupted while the report was written: what "
+                         "was written is cut short");
+            code = SB_EXIT_INTERRUPTED;
+        }
     }
     return code;
 }

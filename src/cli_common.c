@@ -682,18 +682,32 @@ int sb_cli_report(const sb_report *rep, const char *json, int quiet,
     /* Nothing judged: not a pass, whatever a CI gate makes of exit 0. */
     if (code == SB_EXIT_PASS && rep->verdict == SB_VERDICT_NA)
         code = SB_EXIT_SUSPECT;
-    if (!quiet && !json_on_stdout && sb_render_text(stdout, rep) != SB_OK) {
-        sb_cli_error("cannot write standard output: %s", strerror(errno));
-        code = SB_EXIT_USAGE;
+    int cut = 0;          /* a write was cut by the run's stop */
+    sb_outfile out;
+    if (!quiet && !json_on_stdout) {
+        const int rc = sb_cli_open_out(&out, "-") != 0 ? -1
+                     : sb_cli_finish_out(&out, sb_render_text(out.f, rep));
+        if (rc < 0)
+            code = SB_EXIT_USAGE;
+        cut |= rc > 0;
     }
     if (json) {
-        sb_outfile out;
-        if (sb_cli_open_out(&out, json) != 0
-            || sb_cli_close_out(&out, sb_render_json(out.f, rep) == SB_OK)
-               != 0)
+        const int rc = sb_cli_open_out(&out, json) != 0 ? -1
+                     : sb_cli_finish_out(&out, sb_render_json(out.f, rep));
+        if (rc < 0)
             code = SB_EXIT_USAGE;
+        cut |= rc > 0;
     }
-    if (rep->verdict == SB_VERDICT_NA && !rep->run.partial) {
+    if (cut && code != SB_EXIT_USAGE) {
+        code = SB_EXIT_INTERRUPTED;
+        /* A partial run is said to be interrupted by its command. */
+        if (!rep->run.partial)
+            sb_cli_error("interrupted while the report was written: "
+                         "what was written is cut short");
+    }
+    /* A result, not an error (exit 3 says it, and the JSON's "reason"
+       gives it): --quiet keeps it off stderr too. */
+    if (!quiet && rep->verdict == SB_VERDICT_NA && !rep->run.partial) {
         char why[512];
         sb_report_reason(rep, why, sizeof why);
         sb_cli_error("inconclusive: %s", why);
@@ -771,24 +785,36 @@ int sb_cli_open_out(sb_outfile *o, const char *path)
     return -1;
 }
 
-int sb_cli_close_out(sb_outfile *o, int ok)
+int sb_cli_finish_out(sb_outfile *o, int status)
 {
     char err[600];
-    if (!ok) {
-        /* The renderer failed: a write error says why; anything else
+    if (status != SB_OK) {
+        /* The renderer stopped: the run's stop, or a write that the stop
+           cut (a pipe's reader slow to read), is an interrupt; a write
+           error says why, with the errno it failed with; anything else
            (memory) is said as such. */
-        const int e = ferror(o->f) ? errno : 0;
+        const int e = o->error;
         const int std = strcmp(o->path, "-") == 0;
         sb_outfile_abort(o);
+        if (status == SB_EINTR || e == EINTR)
+            return 1;
         sb_cli_error("cannot write %s%s%s: %s", std ? "" : "'",
                      std ? "standard output" : o->path, std ? "" : "'",
-                     e ? strerror(e) : "out of memory");
+                     e ? strerror(e) : sb_status_str(status));
         return -1;
     }
-    if (sb_outfile_commit(o, err, sizeof err) == SB_OK)
+    const int rc = sb_outfile_commit(o, err, sizeof err);
+    if (rc == SB_OK)
         return 0;
+    if (rc == SB_EINTR)
+        return 1;
     sb_cli_error("%s", err);
     return -1;
+}
+
+int sb_cli_close_out(sb_outfile *o, int ok)
+{
+    return sb_cli_finish_out(o, ok ? SB_OK : SB_EIO);
 }
 
 void sb_cli_progress_init(sb_cli_progress *p, int quiet, const char *label)

@@ -212,16 +212,19 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
             sb_render_exact_text(stdout, &reps[i]);
             fputc('\n', stdout);
         }
+    /* Every walk done: what follows writes the reports, which the stop
+       may cut. */
+    const int wrote = code == SB_EXIT_PASS;
     if (code == SB_EXIT_PASS && o->markdown) {
         sb_outfile out;
         char title[96];
         snprintf(title, sizeof title, "Exact bias of every built-in %s at "
                  "%llu cards", o->kind ? sb_kind_str(o->kind)
                                        : "shuffle", (unsigned long long)o->n);
-        if (sb_cli_open_out(&out, o->markdown) != 0
-            || sb_cli_close_out(&out, sb_render_exact_markdown(
-                   out.f, title, reps, m, bias) == SB_OK) != 0)
-            code = SB_EXIT_USAGE;
+        const int rc = sb_cli_open_out(&out, o->markdown) != 0 ? -1
+                     : sb_cli_close_out(&out, sb_render_exact_markdown(
+                           out.f, title, reps, m, bias) == SB_OK);
+        code = rc < 0 ? SB_EXIT_USAGE : rc > 0 ? SB_EXIT_INTERRUPTED : code;
     }
     if (code == SB_EXIT_PASS && o->json) {
         json_t *root = json_object(), *list = json_array();
@@ -238,10 +241,16 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
         if (sb_cli_open_out(&out, o->json) != 0) {
             json_decref(root);
             code = SB_EXIT_USAGE;
-        } else if (sb_cli_close_out(&out, sb_render_json_value(out.f, root)
-                                          == SB_OK) != 0)
-            code = SB_EXIT_USAGE;
+        } else {
+            const int rc = sb_cli_close_out(&out, sb_render_json_value(
+                                                out.f, root) == SB_OK);
+            code = rc < 0 ? SB_EXIT_USAGE
+                 : rc > 0 ? SB_EXIT_INTERRUPTED : code;
+        }
     }
+    if (wrote && code == SB_EXIT_INTERRUPTED)
+        sb_cli_error("interrupted while the report was written: what was "
+                     "written is cut short");
     for (size_t i = 0; i < m; i++)
         sb_exact_report_release(&reps[i]);
     free(reps);
@@ -282,18 +291,32 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
         return SB_EXIT_USAGE;
     }
     int code = exit_code(&rep);
-    if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
-        sb_render_exact_text(stdout, &rep);
-    if (o->json) {
-        sb_outfile out;
-        if (sb_cli_open_out(&out, o->json) != 0
-            || sb_cli_close_out(&out, sb_render_exact_json(out.f, &rep)
-                                      == SB_OK) != 0)
+    int cut = 0;      /* a write the stop cut (a pipe not read yet) */
+    sb_outfile out;
+    if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0)) {
+        const int wrc = sb_cli_open_out(&out, "-") != 0 ? -1
+                      : sb_cli_finish_out(&out, sb_render_exact_text(out.f,
+                                                                     &rep));
+        if (wrc < 0)
             code = SB_EXIT_USAGE;
+        cut |= wrc > 0;
     }
-    /* Interrupted after the walk, while its report was written. */
-    if (code != SB_EXIT_USAGE && cli->stop && *cli->stop)
+    if (o->json) {
+        const int wrc = sb_cli_open_out(&out, o->json) != 0 ? -1
+                      : sb_cli_finish_out(&out, sb_render_exact_json(out.f,
+                                                                     &rep));
+        if (wrc < 0)
+            code = SB_EXIT_USAGE;
+        cut |= wrc > 0;
+    }
+    /* Interrupted after the walk, while its report was written: said
+       once (a walk interrupted before has said so in its report). */
+    if (code != SB_EXIT_USAGE && cli->stop && *cli->stop) {
+        if (!rep.partial)
+            sb_cli_error("interrupted while the report was written%s",
+                         cut ? ": what was written is cut short" : "");
         code = SB_EXIT_INTERRUPTED;
+    }
     sb_exact_report_release(&rep);
     return code;
 }

@@ -89,8 +89,9 @@ static const char usage[] =
     "long runs (algorithms and plug-ins):\n"
     "  --state FILE      save the counts to FILE every minute and at the end;\n"
     "                    Ctrl-C then lets the running chunks finish first\n"
-    "  --force           with --state: replace an existing FILE that is not\n"
-    "                    this run's (it may hold another run's counts)\n"
+    "  --force           with --state (or --resume): replace an existing\n"
+    "                    FILE that is not this run's (it may hold another\n"
+    "                    run's counts)\n"
     "  --resume FILE     go on with the run saved in FILE (which fixes the\n"
     "                    algorithm, n, samples, seed and statistics) and keep\n"
     "                    saving to it\n"
@@ -340,8 +341,11 @@ static int parse(int argc, char **argv, test_options *o)
                                              : o->resume ? "resume" : "part");
         return -1;
     }
-    if (o->force && !o->state) {
-        sb_cli_error("test: --force goes with --state");
+    /* --resume saves to its file too (the state path it sets), which
+       --force may name as well: accepted, though that file is always
+       the run's own to replace. */
+    if (o->force && !o->state && !o->resume) {
+        sb_cli_error("test: --force goes with --state (or --resume)");
         return -1;
     }
     if (o->resume)

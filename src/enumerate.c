@@ -176,6 +176,11 @@ static void run_path(const sb_shuffle_type *t, void *state,
         && (k->run_status = t->run(state, args, src, out)) != SB_OK) {
         k->status = SB_EINVAL;
         k->why = "the algorithm reported an error on one of its paths";
+    } else if (k->status == SB_OK && src->error != SB_OK) {
+        /* A draw with arguments out of range (a plug-in's sb_rand_mod):
+           its answer was made up, so the path means nothing. */
+        k->status = SB_EINVAL;
+        k->why = SB_PLUGIN_BAD_DRAW;
     }
 }
 

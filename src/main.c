@@ -78,6 +78,17 @@ int main(int argc, char **argv)
                whatever the verdict (a full disk, a closed pipe); said
                here unless the command has failed already and said why. */
             if (fflush(stdout) != 0 || ferror(stdout)) {
+                /* Cut by the stop (a pipe whose reader had not read: the
+                   handlers have no SA_RESTART): an interrupt, said by a
+                   command that returns 130 already. */
+                if (stop_requested && (code == SB_EXIT_INTERRUPTED
+                                       || errno == EINTR)) {
+                    if (code != SB_EXIT_INTERRUPTED)
+                        sb_cli_error("interrupted while the report was "
+                                     "written: what was written is cut "
+                                     "short");
+                    return SB_EXIT_INTERRUPTED;
+                }
                 if (code != SB_EXIT_USAGE)
                     sb_cli_error("cannot write standard output: %s",
                                  strerror(errno));

@@ -384,7 +384,10 @@ static int probe_once(const sb_shuffle_type *t, const sb_shuffle_args *a,
         if (rc != SB_OK)
             snprintf(why, len, "returned status %d (%s) from run() at sample "
                      "%zu", rc, sb_status_str(rc), k + 1);
-        else if (!sb_sample_guard_intact(s + slen)) {
+        else if (src.error != SB_OK) {
+            snprintf(why, len, SB_PLUGIN_BAD_DRAW " at sample %zu", k + 1);
+            rc = SB_EINVAL;
+        } else if (!sb_sample_guard_intact(s + slen)) {
             snprintf(why, len, "wrote past the end of its sample buffer (%zu "
                      "values) at sample %zu", slen, k + 1);
             rc = SB_EINVAL;

@@ -68,6 +68,11 @@ void sb_plugin_close(sb_plugin_handle *h);
  * built-in algorithm passes. */
 int sb_plugin_check_type(const sb_shuffle_type *t, char *why, size_t len);
 
+/* What a plug-in did when a draw of its set the source's error: the only
+   draw a plug-in can get wrong is sb_rand_mod (sb_rand_mod_valid). */
+#define SB_PLUGIN_BAD_DRAW "made a draw that cannot be made: " \
+    "sb_rand_mod(src, bits, k) takes 1 <= bits <= 63 and 1 <= k <= 2^bits"
+
 /* Samples a plug-in's shuffle makes in sb_plugin_probe, twice. */
 #define SB_PLUGIN_PROBE_SAMPLES 16u
 

@@ -51,7 +51,15 @@ double sb_draw_unit(sb_src *src) { return sb_inline_unit(src); }
 
 uint64_t sb_draw_rand_mod(sb_src *src, unsigned bits, uint64_t k)
 {
-    if (k <= 1)
+    /* A plug-in's arguments are not trusted: a 'bits' of 64 or more
+       would shift past the word when the weights are made, and a k of 0
+       or above 2^bits is no rand() % k.  Refused as a draw that cannot be
+       made: 0, and the source's error set (sb_rand_mod_valid). */
+    if (!sb_rand_mod_valid(bits, k)) {
+        src->error = SB_EINVAL;
+        return 0;
+    }
+    if (k == 1)
         return 0;
     /* The fast generator draws the rand() value and reduces it, which is
        the same law at a fraction of the cost; every other source (exact

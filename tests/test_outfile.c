@@ -11,7 +11,10 @@
 #include "tests/sb_test.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -128,6 +131,96 @@ static void a_link_keeps_pointing(void **state)
     assert_string_equal(text_of(real).s, "new\n");
 }
 
+/* A link that names a file not made yet: that file is made, and the link
+   kept (a relative link is read from its own folder). */
+static void a_dangling_link_is_followed(void **state)
+{
+    const fname l = at(state, "link.json");
+    const char *link = l.s;
+    assert_int_equal(symlink("made.json", link), 0);
+    char err[600];
+    sb_outfile o;
+    assert_int_equal(sb_outfile_check(link, 0, err, sizeof err), SB_OK);
+    assert_int_equal(sb_outfile_open(&o, link, 0, err, sizeof err), SB_OK);
+    fputs("new\n", o.f);
+    assert_int_equal(sb_outfile_commit(&o, err, sizeof err), SB_OK);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_string_equal(text_of(at(state, "made.json").s).s, "new\n");
+    assert_int_equal(entries(state), 2);
+}
+
+/* A link or a file planted under the temporary name is never written
+   through: the file it points to keeps its text, and the target gets the
+   report. */
+static void a_planted_temporary_name_is_not_followed(void **state)
+{
+    const fname t = at(state, "report.json"), v = at(state, "victim");
+    put(v.s, "precious\n");
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", t.s, (long)getpid());
+    assert_int_equal(symlink(v.s, tmp), 0);
+    char err[600];
+    sb_outfile o;
+    assert_int_equal(sb_outfile_check(t.s, 0, err, sizeof err), SB_OK);
+    assert_string_equal(text_of(v.s).s, "precious\n");
+    assert_int_equal(symlink(v.s, tmp), 0);
+    assert_int_equal(sb_outfile_open(&o, t.s, 0, err, sizeof err), SB_OK);
+    fputs("new\n", o.f);
+    assert_int_equal(sb_outfile_commit(&o, err, sizeof err), SB_OK);
+    assert_string_equal(text_of(v.s).s, "precious\n");
+    assert_string_equal(text_of(t.s).s, "new\n");
+    struct stat st;
+    assert_int_equal(lstat(v.s, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    assert_int_equal(entries(state), 2);
+}
+
+/* The reason told is the first failed write's, whatever errno says by the
+   time the file is committed (a file size limit stands in for a full
+   disk). */
+static void the_first_write_error_is_told(void **state)
+{
+    const fname t = at(state, "big.json");
+    struct rlimit old;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    const struct rlimit small = { 1024, old.rlim_max };
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    char err[600];
+    sb_outfile o;
+    assert_int_equal(sb_outfile_open(&o, t.s, 0, err, sizeof err), SB_OK);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    for (int i = 0; i < 1000; i++)
+        fputs("0123456789abcdef", o.f);
+    const int flushed = fflush(o.f);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    assert_int_equal(flushed, EOF);
+    errno = ENOMEM;       /* what a later call may leave */
+    assert_int_equal(sb_outfile_commit(&o, err, sizeof err), SB_EIO);
+    assert_non_null(strstr(err, strerror(EFBIG)));
+    assert_int_equal(access(t.s, F_OK), -1);
+    assert_int_equal(entries(state), 0);
+}
+
+/* A report rewound and written again shorter (exact's, interrupted while
+   written) leaves no tail of the first: the file ends where the writing
+   ended. */
+static void a_rewound_file_ends_where_writing_ended(void **state)
+{
+    const fname t = at(state, "exact.json");
+    char err[600];
+    sb_outfile o;
+    assert_int_equal(sb_outfile_open(&o, t.s, 0, err, sizeof err), SB_OK);
+    fputs("{ a long report, cut }", o.f);
+    assert_int_equal(ftell(o.f), 22);
+    assert_int_equal(fseek(o.f, 0, SEEK_SET), 0);
+    fputs("{}\n", o.f);
+    assert_int_equal(sb_outfile_commit(&o, err, sizeof err), SB_OK);
+    assert_string_equal(text_of(t.s).s, "{}\n");
+}
+
 static void devices_pipes_and_folders(void **state)
 {
     char err[600];
@@ -211,6 +304,14 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(a_link_keeps_pointing, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(a_dangling_link_is_followed, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            a_planted_temporary_name_is_not_followed, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_first_write_error_is_told, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            a_rewound_file_ends_where_writing_ended, setup, teardown),
         cmocka_unit_test_setup_teardown(devices_pipes_and_folders, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(two_names_of_one_file, setup,

@@ -6,7 +6,9 @@ run's other output) is refused before anything runs, with the input kept
 byte for byte; an early error leaves an existing report as it was; a write
 that fails part-way (a file size limit standing in for a full disk) leaves
 the old report and no temporary file; a state file is never written over a
-pipe or device, nor over another run's state without --force.
+pipe or device, nor over another run's state without --force.  Ctrl-C
+while a report waits on a pipe's slow reader cuts it and exits 130, not as
+a write error.
 
 Exit codes and the JSON 'verdict' tell the truth: a run where nothing
 could be judged exits 3 with the reason; an interrupted run says
@@ -18,6 +20,7 @@ the samples), and nothing is timed.
     test_outputs.py --cli PATH/shufflebias --plugin PATH/plugin.so
 """
 import argparse
+import fcntl
 import json
 import random
 import os
@@ -28,6 +31,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import unittest
 
 CLI = None
@@ -245,6 +249,68 @@ class Outputs(unittest.TestCase):
         self.assertEqual(json.loads(p.stdout)["seed"], 2)
         p = self.run_cli("test", "fisher-yates", "--force", codes=(2,))
         self.assertIn("--force goes with --state", p.stderr)
+        # --resume saves to its file: --force goes with it too.
+        p = self.run_cli("test", "--resume", other, "--force", "--json",
+                         "-", codes=(0, 1, 3))
+        self.assertEqual(json.loads(p.stdout)["algorithm"], "fisher-yates")
+
+    def interrupt_blocked_writer(self, *args):
+        """Run the CLI with its standard output on a pipe of one page that
+        is not read; once the pipe is full the CLI is inside a write it
+        cannot finish (its first write is longer than a page: the report
+        is, and stdio writes it whole or by 8 kB), and SIGINT cuts that
+        write.  The pipe is read only once the signal has been taken (the
+        one-shot handler is reset then): read sooner, the space made
+        could let the write go on before the kernel sees the signal.
+        Returns the exit code, what reached the pipe, the pipe's size and
+        stderr."""
+        r, w = os.pipe()
+        fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, 4096)
+        size = fcntl.fcntl(w, fcntl.F_GETPIPE_SZ)
+        if size > 4096:
+            os.close(r)
+            os.close(w)
+            self.skipTest(f"the smallest pipe holds {size} bytes here")
+        with open(self.path("stderr"), "w+") as err:
+            p = subprocess.Popen([CLI, *args], stdout=w, stderr=err,
+                                 cwd=self.dir)
+            os.close(w)
+            queued = bytearray(4)
+            while True:
+                fcntl.ioctl(r, termios.FIONREAD, queued)
+                if struct.unpack("i", queued)[0] >= size:
+                    break
+                self.assertIsNone(p.poll(), "the report fitted the pipe")
+            p.send_signal(signal.SIGINT)
+            while handles_sigint(p.pid):
+                pass
+            with os.fdopen(r, "rb") as f:
+                out = f.read()
+            p.wait(timeout=600)
+            err.seek(0)
+            return p.returncode, out, size, err.read()
+
+    def test_an_interrupt_cuts_a_report_on_a_pipe(self):
+        # Signal handlers have no SA_RESTART: a write to a reader slow to
+        # read is cut by the interrupt, which is no write error.
+        state = self.path("big.state")
+        self.run_cli("test", "fisher-yates", "--n", "1000", "--seed", "1",
+                     "--samples", "2000", "--state", state, "--quiet",
+                     codes=(0, 1, 3))
+        for cmd in (["exact", "fisher-yates", "--n", "7", "--json", "-"],
+                    ["test", "fisher-yates", "--n", "1000", "--seed", "1",
+                     "--samples", "2000", "--json", "-"],
+                    ["merge", state, "--json", "-"]):
+            with self.subTest(cmd=cmd):
+                code, out, size, err = self.interrupt_blocked_writer(*cmd)
+                self.assertEqual(code, 130, err)
+                self.assertNotIn("cannot write", err)
+                self.assertEqual(err.count("interrupted"), 1, err)
+                # What was written stays; what was still buffered is
+                # dropped, not written once the reader reads.
+                self.assertEqual(len(out), size)
+                self.assertTrue(out.startswith(b"{"))
+        self.assertEqual(self.leftovers(), [])
 
     def test_a_plugin_path_a_state_cannot_hold(self):
         # Over 1023 bytes, yet the same file.
@@ -282,6 +348,13 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(rep["verdict"], "n/a")
         self.assertIn("no statistic could judge", rep["reason"])
         self.assertIn("inconclusive: no statistic could judge", p.stderr)
+        # It is a result, not an error: --quiet (nothing but errors) keeps
+        # it off stderr; the exit code and the JSON's reason still say it.
+        p = self.run_cli("test", "fisher-yates", "--n", "1", "--samples",
+                         "1000", "--json", "-", "--quiet", codes=(3,))
+        self.assertEqual(p.stderr, "")
+        self.assertIn("no statistic could judge",
+                      json.loads(p.stdout)["reason"])
         # A verdict that stands on its own has no reason.
         p = self.run_cli("test", "fisher-yates", "--n", "4", "--samples",
                          "1000", "--seed", "1", "--json", "-",

@@ -201,6 +201,23 @@ class Checked(unittest.TestCase):
         code, _, err = test_run("rand31-mod", "rand_mod", 52)
         self.assertIn(code, (0, 3), err)    # never refused
 
+    def test_rand_mod_out_of_range_is_refused(self):
+        # bits of 64 (a shift past the word), k = 0, k > 2^bits: refused
+        # before the run, in 'test' (on the fast source and on a GSL one,
+        # which takes the weighted path) and in 'exact'.
+        for shuffle in ("rand-mod-64", "rand-mod-0", "rand-mod-over"):
+            for result in (test_run(shuffle, "bad_rand_mod", 5),
+                           test_run(shuffle, "bad_rand_mod", 5, "--rng",
+                                    "mt19937"),
+                           exact_run(shuffle, "bad_rand_mod", 3)):
+                self.refused(result, "plug-in '" + lib("bad_rand_mod") + "'",
+                             f"'{shuffle}'", "made a draw that cannot be "
+                             "made", "1 <= bits <= 63", "at sample 1")
+        # Only past the samples tried first: the run still ends with
+        # exit 2 and the draw's status.
+        self.refused(test_run("rand-mod-late", "bad_rand_mod", 5),
+                     "'rand-mod-late'", "invalid argument")
+
     # ---- shapes no sample can have --------------------------------------
 
     def test_no_hands(self):

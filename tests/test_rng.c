@@ -208,6 +208,45 @@ static void rand15_check_values(void **state)
     sb_rng_close(rng);
 }
 
+/* rand() % k with arguments a plug-in may get wrong: a rand() of 0 or 64
+   bits or more (which would shift past the word when the weights are
+   made), k = 0, k above 2^bits.  Each gives 0 and SB_EINVAL in the
+   source, on the fast generator and on a source that takes the weights
+   (GSL's); the edges that are right (k = 1, k = 2^bits, 63 bits) do not. */
+static void rand_mod_refuses_bad_arguments(void **state)
+{
+    (void)state;
+    static const struct { unsigned bits; uint64_t k; int ok; } cases[] = {
+        { 64, 3, 0 }, { 200, 3, 0 }, { 0, 1, 0 }, { 15, 0, 0 },
+        { 1, 3, 0 }, { 15, 32769, 0 }, { 15, 1, 1 }, { 15, 32768, 1 },
+        { 63, 255, 1 }, { 2, 4, 1 },
+    };
+    sb_rng *rng;
+    assert_int_equal(sb_rng_open(&rng, "mt19937", 5), SB_OK);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sb_src fast, gsl;
+        sb_src_fast(&fast, 1, 0);
+        assert_int_equal(sb_rng_chunk(rng, i, &gsl), SB_OK);
+        for (int s = 0; s < 2; s++) {
+            sb_src *src = s ? &gsl : &fast;
+            const uint64_t v = sb_draw_rand_mod(src, cases[i].bits,
+                                                cases[i].k);
+            assert_int_equal(sb_src_error(src),
+                             cases[i].ok ? SB_OK : SB_EINVAL);
+            if (cases[i].ok)
+                assert_true(v < cases[i].k);
+            else
+                assert_int_equal(v, 0);
+        }
+        assert_int_equal(sb_rand_mod_valid(cases[i].bits, cases[i].k),
+                         cases[i].ok);
+    }
+    sb_rng_close(rng);
+    /* The weights of a bad call are 0, never a shift past the word. */
+    assert_int_equal(sb_rand_mod_weight(64, 3, 0), 0);
+    assert_int_equal(sb_rand_mod_weight(15, 3, 0), 10923);
+}
+
 /* A GSL backend is GSL's own stream: the words are gsl_rng_get's outputs
    (mt19937 covers exactly 32 bits, so nothing is rejected). */
 static void gsl_backend_is_gsl_stream(void **state)
@@ -647,6 +686,7 @@ int main(void)
         cmocka_unit_test(falling_elsewhere_is_one_below_per_step),
         cmocka_unit_test(falling_fast_path_is_the_batched_stream),
         cmocka_unit_test(unknown_source_is_refused),
+        cmocka_unit_test(rand_mod_refuses_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

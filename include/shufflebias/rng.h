@@ -68,7 +68,9 @@ void sb_draw_below_falling(sb_src *src, uint64_t hi, uint64_t count,
    k comes up with weight floor(2^bits / k) + (r < 2^bits mod k) out of
    2^bits (sb_rand_mod_weight), so the modulo bias of the idiom is kept
    exactly, on every source, and exact mode walks k branches per draw
-   instead of 2^bits.  1 <= bits <= 63, 1 <= k <= 2^bits. */
+   instead of 2^bits.  1 <= bits <= 63, 1 <= k <= 2^bits
+   (sb_rand_mod_valid); other arguments give 0 and SB_EINVAL in the
+   source's error, which ends the run saying so. */
 uint64_t sb_draw_rand_mod(sb_src *src, unsigned bits, uint64_t k);
 /* The status recorded by a draw that could not be answered, SB_OK if none. */
 int sb_src_error(const sb_src *src);
@@ -77,12 +79,23 @@ int sb_src_error(const sb_src *src);
    chosen, as a C programmer would. */
 void *sb_src_gsl_rng(sb_src *src);
 
+/* Whether (bits, k) is a rand() % k that sb_draw_rand_mod can make:
+   1 <= bits <= 63 and 1 <= k <= 2^bits.  Other arguments end the run:
+   sb_draw_rand_mod returns 0 and records SB_EINVAL in the source. */
+static inline int sb_rand_mod_valid(unsigned bits, uint64_t k)
+{
+    return bits >= 1 && bits <= 63 && k >= 1 && k <= (uint64_t)1 << bits;
+}
+
 /* The weight, out of 2^bits, of residue r of k in rand() % k on a rand()
    of 'bits' uniform bits: the values congruent to r below 2^bits.
-   Preconditions: those of sb_draw_rand_mod, r < k. */
+   Preconditions: those of sb_draw_rand_mod, r < k; 0 for arguments that
+   fail sb_rand_mod_valid (never a shift past the word). */
 static inline uint64_t sb_rand_mod_weight(unsigned bits, uint64_t k,
                                           uint64_t r)
 {
+    if (!sb_rand_mod_valid(bits, k))
+        return 0;
     const uint64_t values = (uint64_t)1 << bits;
     return values / k + (r < values % k);
 }
