@@ -844,6 +844,13 @@ static void failure(const pool *p, const worker *w, char *err, size_t len)
                  (unsigned long long)samples_done((pool *)p));
     else if (w->status == SB_ENOMEM)
         snprintf(err, len, "out of memory during the run");
+    else if (cfg->plugin && w->status == SB_EINVAL)
+        /* The source serves every valid draw: the plug-in asked for one
+           that is none (sb_below of 0, sb_rand_mod out of its range). */
+        snprintf(err, len, "plug-in '%s': shuffle '%s' made a draw that "
+                 "cannot be made, with an argument out of its range (see "
+                 "rng.h), after the first %zu samples", cfg->plugin,
+                 cfg->alg->name, (size_t)SB_PLUGIN_PROBE_SAMPLES);
     else
         snprintf(err, len, "'%s' made a draw that the source '%s' cannot "
                  "make: %s", cfg->alg->name, cfg->rng,
