@@ -81,8 +81,7 @@ int main(int argc, char **argv)
                 /* Cut by the stop (a pipe whose reader had not read: the
                    handlers have no SA_RESTART): an interrupt, said by a
                    command that returns 130 already. */
-                if (stop_requested && (code == SB_EXIT_INTERRUPTED
-                                       || errno == EINTR)) {
+                if (stop_requested && errno == EINTR) {
                     if (code != SB_EXIT_INTERRUPTED)
                         sb_cli_error("interrupted while the report was "
                                      "written: what was written is cut "

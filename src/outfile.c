@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,17 +75,32 @@ static int make_tmp(const char *tmp)
 }
 
 /* The stream's writes: every byte to o->fd, the first failure's errno
-   kept in o->error, for the message that says why.  A pipe, terminal or
-   socket blocks until all is written unless a signal cuts the write
-   short (POSIX returns the part written, not EINTR): that is the run's
-   stop, and writing on would block again on a reader that does not
-   read.  A file's short write is followed by the one that says why. */
+   kept in o->error, for the message that says why.  A blocking pipe,
+   terminal or socket takes all of a write unless a signal cuts it short
+   (POSIX returns the part written, not EINTR): that is the run's stop,
+   and writing on would block again on a reader that does not read.  A
+   descriptor left non-blocking by whoever started the program takes what
+   fits and says EAGAIN: that is no stop, so the rest waits (poll) until
+   the reader has read, and only a signal during that wait cuts it.  A
+   file's short write is followed by the one that says why. */
 static ssize_t stream_write(void *cookie, const char *buf, size_t size)
 {
     sb_outfile *o = cookie;
+    const int nonblocking = o->stream
+                            && (fcntl(o->fd, F_GETFL) & O_NONBLOCK) != 0;
     size_t done = 0;
     while (done < size) {
         const ssize_t w = write(o->fd, buf + done, size - done);
+        if (nonblocking && w < 0 && (errno == EAGAIN
+                                     || errno == EWOULDBLOCK)) {
+            struct pollfd p = { .fd = o->fd, .events = POLLOUT };
+            if (poll(&p, 1, -1) >= 0)
+                continue;
+            /* poll's EINTR: a signal while waiting, the stop. */
+        } else if (nonblocking && w >= 0) {
+            done += (size_t)w;
+            continue;
+        }
         if (w < 0 || (w < (ssize_t)(size - done) && o->stream)) {
             if (!o->error)
                 o->error = w < 0 ? errno : EINTR;

@@ -312,6 +312,36 @@ class Outputs(unittest.TestCase):
                 self.assertTrue(out.startswith(b"{"))
         self.assertEqual(self.leftovers(), [])
 
+    def test_a_nonblocking_pipe_gets_the_whole_report(self):
+        # A parent may leave standard output non-blocking: a write then
+        # takes what fits and says EAGAIN, with no signal at all.  That is
+        # no interrupt: the rest waits until the reader reads, and the
+        # whole report arrives.  The pipe of one page is read only once it
+        # is full, so the report meets EAGAIN at least once.
+        for cmd in (["exact", "fisher-yates", "--n", "6", "--json", "-"],
+                    ["exact", "naive-swap", "--n", "6", "--json", "-"]):
+            with self.subTest(cmd=cmd):
+                r, w = os.pipe()
+                fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, 4096)
+                size = fcntl.fcntl(w, fcntl.F_GETPIPE_SZ)
+                os.set_blocking(w, False)
+                p = subprocess.Popen([CLI, *cmd], stdout=w,
+                                     stderr=subprocess.PIPE, cwd=self.dir)
+                os.close(w)
+                queued = bytearray(4)
+                while p.poll() is None:
+                    fcntl.ioctl(r, termios.FIONREAD, queued)
+                    if struct.unpack("i", queued)[0] >= size:
+                        break
+                with os.fdopen(r, "rb") as f:
+                    out = f.read()
+                err = p.stderr.read().decode()
+                p.wait(timeout=600)
+                p.stderr.close()
+                self.assertIn(p.returncode, (0, 1, 3), err)
+                self.assertGreater(len(out), size)
+                json.loads(out)
+
     def test_a_plugin_path_a_state_cannot_hold(self):
         # Over 1023 bytes, yet the same file.
         d, base = os.path.split(PLUGIN)
