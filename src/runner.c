@@ -925,31 +925,35 @@ static int sample(pool *p, char *err, size_t len)
    is the first bad sample depend on the run alone.  The run is made again
    up to the sample before 'at', a whole run of its own with the same
    counts whatever the threads: if it finds an earlier bad sample, that one
-   (found the same way, recursively) is the first; otherwise 'at' is.  At
-   sample 1 one thread, which stops there, gives the empty report.  Only
-   the failing run pays for this, at most its samples again. */
+   (found the same way, recursively) is the first; otherwise 'at' is.  A
+   resumed run or a part, whose chunks are not those of a shorter run, and
+   a bad sample 1, are made again on one thread instead, which goes in the
+   run's order and stops at the first bad sample.  Only a failing run pays
+   for this: each level makes at most the samples before its bad one. */
 static int run_before_bad(const sb_run_config *cfg, uint64_t at,
                           const char *why, sb_report *rep, char *err,
                           size_t len)
 {
     sb_run_config again = *cfg;
     again.checkpoint = NULL;
-    if (at > 1) {
+    const int shorter = at > 1 && !cfg->resume && !cfg->first_chunk
+                        && !cfg->end_chunk;
+    if (shorter)
         again.samples = at - 1;
-    } else {
+    else
         again.threads = 1;
-    }
     int rc = sb_run(&again, rep, err, len);
     if (rc != SB_OK)
         return rc;
     if (!rep->run.bad_sample[0]) {
-        /* None before it (or the run again was interrupted, and 'at' is
-           the first one known). */
+        /* None before it (or the run again was interrupted: then 'at' is
+           the first one known, and the report is partial anyway). */
         snprintf(rep->run.bad_sample, sizeof rep->run.bad_sample,
                  "sample %llu: %s", (unsigned long long)at, why);
         rep->run.bad_at = at;
     }
-    rep->run.samples = cfg->samples;
+    if (shorter)
+        rep->run.samples = cfg->samples;
     rep->run.partial = 1;
     return SB_OK;
 }
@@ -981,8 +985,8 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         feed_status = read_feed(&p, &ended);
     else
         rc = sample(&p, err, len);
-    if (rc == SB_OK && p.bad && p.threads_used > 1 && !cfg->resume
-        && !cfg->first_chunk && !cfg->end_chunk) {
+    /* Not after an interrupt: the run is ending, and says so. */
+    if (rc == SB_OK && p.bad && p.threads_used > 1 && !stop_requested(&p)) {
         const uint64_t at = p.bad->at;
         char why[sizeof p.bad->bad];
         snprintf(why, sizeof why, "%s", p.bad->bad);

@@ -78,7 +78,8 @@ class Checked(unittest.TestCase):
         # lies in the fourth chunk, seed 10's in the first while a later
         # chunk holds another (both once gave other numbers or counts on
         # two threads).
-        for seed in ("3", "10"):
+        # A part of a run (its chunks are not a shorter run's) too.
+        for seed, part in (("3", []), ("10", []), ("3", ["--part", "1/2"])):
             reports = []
             for threads in ("1", "2", "3"):
                 code, out, err = run(["test", "dup-rarely", "--plugin",
@@ -86,7 +87,7 @@ class Checked(unittest.TestCase):
                                       "--samples", "3e6", "--seed", seed,
                                       "--threads", threads, "--tests",
                                       "position,cycles", "--json", "-",
-                                      "--quiet"])
+                                      "--quiet"] + part)
                 self.assertEqual(code, 2, err)
                 rep = json.loads(out)
                 self.assertEqual(rep["verdict"], "error")
