@@ -499,9 +499,6 @@ static int test_external(const sb_cli *cli, const test_options *o)
     return code;
 }
 
-/* Before anything runs: no output is an input or another output (the
-   state may be the file resumed: it is meant to be), and the JSON
-   report can be written.  0, or -1 after printing the error. */
 /* The words of an --exec command that name files (the program, a script
    it runs, a file it reads) are inputs too: a report written over one
    would destroy the user's program.  0, or -1 after printing the error. */
@@ -530,6 +527,9 @@ static int check_exec_words(const test_options *o, const sb_cli_path *out)
     return 0;
 }
 
+/* Before anything runs: no output is an input or another output (the
+   state may be the file resumed: it is meant to be), and the JSON
+   report can be written.  0, or -1 after printing the error. */
 static int check_outputs(const test_options *o)
 {
     const sb_cli_path json = { "--json", o->json },

@@ -225,9 +225,9 @@ static int solitaire_finalize(const void *acc, uint64_t samples,
     if (a->wins > samples || !(fail_alpha > 0.0 && fail_alpha < 1.0))
         return SB_EINVAL;
     /* The smallest p-value N games can give is 2^(1-N) (Alice wins all or
-       none): above the fail threshold, no outcome could fail, and a pass
-       would say nothing. */
-    if (samples < 64 && ldexp(1.0, 1 - (int)samples) > fail_alpha)
+       none): at or above the fail threshold (a statistic fails strictly
+       below it), no outcome could fail, and a pass would say nothing. */
+    if (samples < 64 && ldexp(1.0, 1 - (int)samples) >= fail_alpha)
         return sb_gof_not_applicable(res,
             "'%s' needs more games: %" PRIu64 " cannot give a p-value below "
             "%.3g (the fewest that can: %d)", name, samples, fail_alpha,
