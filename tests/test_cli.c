@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tests/sb_test.h"
+#include "tests/sb_tmpdir.h"
 #include "src/escalate.h"
 
 #include <jansson.h>
@@ -586,20 +587,12 @@ static void checked_in_exact_reports_are_current(void **state)
 /* A fresh temporary folder for each test's files, handed over as state. */
 static int setup(void **state)
 {
-    char *dir = malloc(32);
-    if (!dir)
-        return -1;
-    strcpy(dir, "/tmp/sb-cli-XXXXXX");
-    *state = dir;
-    return mkdtemp(dir) ? 0 : -1;
+    return sb_test_tmpdir(state, "sb-cli");
 }
 
 static int teardown(void **state)
 {
-    char *dir = *state, cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    free(dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return sb_test_tmpdir_remove(state);
 }
 
 int main(void)

@@ -9,6 +9,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include "tests/sb_test.h"
+#include "tests/sb_tmpdir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -279,20 +280,12 @@ static void two_names_of_one_file(void **state)
 
 static int setup(void **state)
 {
-    char *dir = malloc(32);
-    if (!dir)
-        return -1;
-    strcpy(dir, "/tmp/sb-outfile-XXXXXX");
-    *state = dir;
-    return mkdtemp(dir) ? 0 : -1;
+    return sb_test_tmpdir(state, "sb-outfile");
 }
 
 static int teardown(void **state)
 {
-    char *dir = *state, cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    free(dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return sb_test_tmpdir_remove(state);
 }
 
 int main(void)
