@@ -21,40 +21,7 @@
 #include <string.h>
 
 #include SB_FUZZ_HEADER
-
-/* The whole file 'path' in memory (free it); NULL when it cannot be read. */
-static unsigned char *slurp_case(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    unsigned char *p = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 4096;
-            unsigned char *q = realloc(p, cap);
-            if (!q) {
-                free(p);
-                fclose(f);
-                return NULL;
-            }
-            p = q;
-        }
-        const size_t got = fread(p + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    const int failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        free(p);
-        return NULL;
-    }
-    *size = n;
-    return p;
-}
+#include "fuzz/slurp.h"
 
 int main(int argc, char **argv)
 {
@@ -78,7 +45,7 @@ int main(int argc, char **argv)
             char path[4096];
             snprintf(path, sizeof path, "%s/%s", argv[a], e->d_name);
             size_t size = 0;
-            unsigned char *data = slurp_case(path, &size);
+            unsigned char *data = sb_fuzz_slurp(path, &size);
             if (!data) {
                 fprintf(stderr, "cannot read '%s'\n", path);
                 failed++;

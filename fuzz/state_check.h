@@ -34,6 +34,7 @@
 
 #include "shufflebias/status.h"
 #include "src/state.h"
+#include "fuzz/slurp.h"
 
 /* Which promise a case broke; 0 for none. */
 enum {
@@ -70,34 +71,6 @@ static inline int sb_fuzz_state_file(const void *data, size_t size,
     }
     close(fd);
     return 0;
-}
-
-/* The whole file 'path' into a malloc'd buffer; NULL when it fails. */
-static inline unsigned char *sb_fuzz_state_slurp(const char *path,
-                                                  size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    unsigned char *p = NULL;
-    size_t n = 0, cap = 0, got;
-    do {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 65536;
-            unsigned char *q = realloc(p, cap);
-            if (!q) {
-                free(p);
-                fclose(f);
-                return NULL;
-            }
-            p = q;
-        }
-        got = fread(p + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    *size = n;
-    return p;
 }
 
 /* 0 when the accepted state 'st' holds what a state can. */
@@ -178,13 +151,13 @@ static inline int sb_fuzz_state_one(const uint8_t *data, size_t size)
     unsigned char *one = NULL, *two = NULL;
     size_t one_size = 0, two_size = 0;
     if (sb_state_write(path, &st, err, sizeof err) != SB_OK ||
-        (one = sb_fuzz_state_slurp(path, &one_size)) == NULL)
+        (one = sb_fuzz_slurp(path, &one_size)) == NULL)
         broke = SB_FUZZ_STATE_ROUND;
     else if (sb_state_read(path, &st2, err, sizeof err) != SB_OK)
         broke = SB_FUZZ_STATE_ROUND;
     else {
         if (sb_state_write(again, &st2, err, sizeof err) != SB_OK ||
-            (two = sb_fuzz_state_slurp(again, &two_size)) == NULL ||
+            (two = sb_fuzz_slurp(again, &two_size)) == NULL ||
             one_size != two_size || memcmp(one, two, one_size) != 0)
             broke = SB_FUZZ_STATE_ROUND;
         sb_state_free(&st2);

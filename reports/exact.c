@@ -99,13 +99,19 @@ static void print_matrix(FILE *f, const sb_exact_report *rep)
     }
 }
 
+/* The first line of a text report: what was walked. */
+static void heading(FILE *f, const sb_exact_report *rep)
+{
+    fprintf(f, "exact: %s, n = %zu%s%s%s\n", rep->algorithm, rep->n,
+            rep->params[0] ? " (" : "", rep->params,
+            rep->params[0] ? ")" : "");
+}
+
 /* An interrupted walk: its totals, no outcome listed. */
 static int summary_text(FILE *f, const sb_exact_report *rep)
 {
     const char *noun = outcome_noun(rep);
-    fprintf(f, "exact: %s, n = %zu%s%s%s\n", rep->algorithm, rep->n,
-            rep->params[0] ? " (" : "", rep->params,
-            rep->params[0] ? ")" : "");
+    heading(f, rep);
     fprintf(f, "interrupted after %" PRIu64 " paths", rep->paths);
     if (rep->cut_paths)
         fprintf(f, " (and %" PRIu64 " cut at the depth limit)",
@@ -125,9 +131,7 @@ int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
     if (rep->summary_only)
         return summary_text(f, rep);
     const char *noun = outcome_noun(rep);
-    fprintf(f, "exact: %s, n = %zu%s%s%s\n", rep->algorithm, rep->n,
-            rep->params[0] ? " (" : "", rep->params,
-            rep->params[0] ? ")" : "");
+    heading(f, rep);
     fprintf(f, "%" PRIu64 " paths walked", rep->paths);
     if (rep->equal_weights)
         fprintf(f, ", each with probability %s", rep->path_weight);
