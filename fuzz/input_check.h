@@ -44,7 +44,7 @@
 #include <string.h>
 
 #include "shufflebias/status.h"
-#include "src/input.h"
+#include "sources/input.h"
 
 /* Which promise a case broke; 0 for none. */
 enum {

@@ -1,6 +1,6 @@
 /*
  * sample_check.h - one fuzz case for the check of a plug-in's samples
- * (fuzz target "sample", src/sample_check.c): what stands between code
+ * (fuzz target "sample", src/sources/sample_check.c): what stands between code
  * from outside and the statistics' tables.
  *
  * A case is a shape and a block of samples as a plug-in could write them:
@@ -16,7 +16,7 @@
  * clear, it is taken as it is.
  *
  * The promises checked, each against a plain reference computed here,
- * independently of src/sample_check.c:
+ * independently of src/sources/sample_check.c:
  *   - sb_shape_check accepts exactly the shapes the reference accepts,
  *     and says why when it refuses;
  *   - sb_sample_check accepts exactly the samples the reference accepts,
@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "shufflebias/status.h"
-#include "src/sample_check.h"
+#include "sources/sample_check.h"
 
 /* The most samples one case holds. */
 #define SB_FUZZ_SAMPLE_MAX 64u

@@ -1,6 +1,6 @@
 /*
  * state_check.h - one fuzz case for the state-file reader (fuzz target
- * "state", src/state.c): the case is written to a file, read back with
+ * "state", src/engine/state.c): the case is written to a file, read back with
  * sb_state_read, and what the reader promises is checked.
  *
  * A state file ends with a hash of its payload, which random bytes
@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "shufflebias/status.h"
-#include "src/state.h"
+#include "engine/state.h"
 #include "fuzz/slurp.h"
 
 /* Which promise a case broke; 0 for none. */
@@ -100,7 +100,7 @@ static inline int sb_fuzz_state_one(const uint8_t *data, size_t size)
     size_t file_size = size - 1;
     if (data[0] & 1u) {
         /* magic, format, payload length, payload, FNV-1a of the payload:
-           the layout src/state.h documents, written here on its own. */
+           the layout src/engine/state.h documents, written here on its own. */
         static const char magic[8] = { 'S', 'B', 'S', 'T', 'A', 'T', 'E',
                                        '\n' };
         const size_t payload = size - 1;

@@ -479,7 +479,7 @@ int sb_render_exact_json(FILE *f, const sb_exact_report *rep)
            said as such (not as a write error). */
         if (start < 0 || fflush(f) != 0 || fseek(f, start, SEEK_SET) != 0)
             return SB_EINTR;
-        /* A stream without a descriptor (an output file's, src/outfile.h)
+        /* A stream without a descriptor (an output file's, src/engine/outfile.h)
            ends where its writing ends. */
         if (fileno(f) >= 0 && ftruncate(fileno(f), (off_t)start) != 0)
             return SB_EIO;

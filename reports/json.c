@@ -220,7 +220,7 @@ json_t *sb_report_json(const sb_report *rep)
     json_object_set_new(root, "tests", tests);
     if (run->memory_budget) {
         /* What the run's tables were estimated to need, on the threads it
-           ran on, within which budget (src/budget.h). */
+           ran on, within which budget (src/engine/budget.h). */
         json_t *mem = json_pack("{s:I, s:I, s:i}",
                                 "budget", (json_int_t)run->memory_budget,
                                 "estimate", (json_int_t)run->memory_estimate,

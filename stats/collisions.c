@@ -67,7 +67,7 @@
  * f N^2 / 4.6 = 2^21 N / 4.6 reachable samples: 2^48 at N = 10^9.
  * CAP is part of what a run counts (it decides f), so it is the same on
  * every thread and every machine, and not a share of the run's memory
- * budget: the budget (src/budget.h) decides how many threads' tables a
+ * budget: the budget (src/engine/budget.h) decides how many threads' tables a
  * run holds at once, never how large one may grow, so that the counts
  * stay the same whatever the threads.  'memory' below tells the budget
  * the most a table holds, 120 MiB while it doubles to the cap.

@@ -1,7 +1,7 @@
 /*
  * exact.h - exact outcome probabilities, accumulated path by path.
  *
- * The enumerator (src/enumerate.c) hands every complete path of draws to
+ * The enumerator (src/engine/enumerate.c) hands every complete path of draws to
  * an accumulator with its exact probability num/den; the accumulator sums
  * them per outcome in exact integers (GMP) and finally writes the
  * sb_exact_report: reduced fractions, the total-variation distance from
@@ -33,7 +33,7 @@ int sb_exact_acc_add(sb_exact_acc *a, const sb_card *sample, const mpz_t num,
    limit).  SB_OK. */
 int sb_exact_acc_cut(sb_exact_acc *a, const mpz_t num, const mpz_t den);
 
-/* Memory (src/budget.h).  sb_exact_acc_count: the outcomes reached so
+/* Memory (src/engine/budget.h).  sb_exact_acc_count: the outcomes reached so
    far.  sb_exact_outcome_bytes: an upper bound on what one outcome of
    'len' values costs the run - the walk's table, what finish makes of it,
    and with 'json' its JSON tree - when a path's denominator has 'limbs'

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
-#include "src/runner.h"
+#include "engine/runner.h"
 
 /* The registry algorithm called 'name'; fails the test when there is
    none. */

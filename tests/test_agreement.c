@@ -21,8 +21,8 @@
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
-#include "src/enumerate.h"
-#include "src/rng.h"
+#include "engine/enumerate.h"
+#include "base/rng.h"
 #include "stats/exact.h"
 #include "stats/nulls.h"
 

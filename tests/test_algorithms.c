@@ -16,7 +16,7 @@
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
-#include "src/rng.h"
+#include "base/rng.h"
 
 /* ---- a replaying source: every sequence of draws, one per run ---------- */
 

@@ -19,8 +19,8 @@
 #endif
 
 #include "shufflebias/status.h"
-#include "src/budget.h"
-#include "src/runner.h"
+#include "engine/budget.h"
+#include "engine/runner.h"
 #include "stats/exact.h"
 #include "stats/nulls.h"
 #include "stats/registry.h"

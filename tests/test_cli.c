@@ -9,7 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests/sb_test.h"
 #include "tests/sb_tmpdir.h"
-#include "src/escalate.h"
+#include "engine/escalate.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -19,8 +19,8 @@
 #include <gsl/gsl_errno.h>
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
-#include "src/rng.h"
-#include "src/runner.h"
+#include "base/rng.h"
+#include "engine/runner.h"
 #include "stats/gof.h"
 #include "stats/hands.h"
 #include "stats/registry.h"

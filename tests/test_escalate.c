@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shufflebias/status.h"
-#include "src/escalate.h"
-#include "src/runner.h"
+#include "engine/escalate.h"
+#include "engine/runner.h"
 #include "stats/battery.h"
 
 /* The p-values of two statistics at each stage, and what each stage was

@@ -16,7 +16,7 @@
 #include "algorithms/registry.h"
 #include "reports/render.h"
 #include "shufflebias/status.h"
-#include "src/enumerate.h"
+#include "engine/enumerate.h"
 #include "stats/exact.h"
 
 static int walk(const sb_shuffle_type *t, size_t n, const char *param,

@@ -9,7 +9,7 @@
  * checking that this process has no child left, reaped or not (it starts
  * no other children).
  *
- * A FIFO given as the input (src/external.c) ends this file: it must be
+ * A FIFO given as the input (src/sources/external.c) ends this file: it must be
  * opened without waiting for a writer, since a wait in open(2) is one that
  * only a signal can end.
  */
@@ -28,8 +28,8 @@
 #include <unistd.h>
 
 #include "shufflebias/status.h"
-#include "src/exec.h"
-#include "src/external.h"
+#include "sources/exec.h"
+#include "sources/external.h"
 
 /* No child of ours exists, running or zombie: waitpid finds none. */
 static void assert_no_children(void)

@@ -23,8 +23,8 @@
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
-#include "src/rng.h"
-#include "src/runner.h"
+#include "base/rng.h"
+#include "engine/runner.h"
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/poker.h"

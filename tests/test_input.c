@@ -24,7 +24,7 @@
 
 #include "fuzz/input_check.h"
 #include "shufflebias/status.h"
-#include "src/input.h"
+#include "sources/input.h"
 #include "tests/sb_sample.h"
 
 /* ---- writing inputs ------------------------------------------------- */

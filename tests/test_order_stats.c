@@ -20,8 +20,8 @@
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
-#include "src/rng.h"
-#include "src/runner.h"
+#include "base/rng.h"
+#include "engine/runner.h"
 #include "stats/nulls.h"
 #include "stats/registry.h"
 

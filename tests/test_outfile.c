@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "shufflebias/status.h"
-#include "src/outfile.h"
+#include "engine/outfile.h"
 
 /* A path in the test's folder. */
 typedef struct fname { char s[512]; } fname;

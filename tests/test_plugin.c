@@ -1,5 +1,5 @@
 /*
- * test_plugin.c - shuffles loaded from a shared object (src/plugin.h).
+ * test_plugin.c - shuffles loaded from a shared object (src/sources/plugin.h).
  *
  * The example plug-in (examples/plugin/example_shuffles.c) is built as an
  * outside author builds one: public headers only, draws through the
@@ -25,10 +25,10 @@
 #include "algorithms/registry.h"
 #include "shufflebias/plugin.h"
 #include "shufflebias/status.h"
-#include "src/enumerate.h"
-#include "src/plugin.h"
-#include "src/rng.h"
-#include "src/runner.h"
+#include "engine/enumerate.h"
+#include "sources/plugin.h"
+#include "base/rng.h"
+#include "engine/runner.h"
 #include "stats/exact.h"
 #include "stats/registry.h"
 

@@ -23,9 +23,9 @@
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
-#include "src/enumerate.h"
-#include "src/rng.h"
-#include "src/runner.h"
+#include "engine/enumerate.h"
+#include "base/rng.h"
+#include "engine/runner.h"
 #include "stats/exact.h"
 
 /* Walk 't' at n cards with its defaults and 'params' (NULL-ended "k=v"

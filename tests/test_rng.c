@@ -15,7 +15,7 @@
 
 #include "shufflebias/rng.h"
 #include "shufflebias/status.h"
-#include "src/rng.h"
+#include "base/rng.h"
 
 /* Every 8-bit word once: for each n, the accepted words split into exactly
    floor(256 / n) per result, and 256 mod n words are rejected. */

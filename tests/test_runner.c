@@ -10,8 +10,8 @@
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
-#include "src/rng.h"
-#include "src/runner.h"
+#include "base/rng.h"
+#include "engine/runner.h"
 #include "stats/registry.h"
 
 static sb_run_config config(const sb_shuffle_type *t, size_t n,

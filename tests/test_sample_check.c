@@ -1,5 +1,5 @@
 /*
- * test_sample_check.c - the kind of a sample, checked (src/sample_check.h).
+ * test_sample_check.c - the kind of a sample, checked (src/sources/sample_check.h).
  *
  * Each kind is tried with good samples and with every way a sample can be
  * wrong, on both paths of the check: decks of at most 64 cards (one word
@@ -15,8 +15,8 @@
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
-#include "src/rng.h"
-#include "src/sample_check.h"
+#include "base/rng.h"
+#include "sources/sample_check.h"
 
 static const sb_shape perm5 = { SB_KIND_PERMUTATION, 5, 5, 0 };
 

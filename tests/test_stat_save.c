@@ -24,7 +24,7 @@
 
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
-#include "src/rng.h"
+#include "base/rng.h"
 #include "stats/registry.h"
 
 /* Samples per call of 'add', as the runner's blocks. */

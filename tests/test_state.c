@@ -17,9 +17,9 @@
 #include <unistd.h>
 #include <gsl/gsl_errno.h>
 
-#include "src/chunks.h"
-#include "src/rng.h"
-#include "src/state.h"
+#include "engine/chunks.h"
+#include "base/rng.h"
+#include "engine/state.h"
 #include "stats/registry.h"
 
 /* A run of 't' on n cards, the default battery for its shape. */
@@ -312,7 +312,7 @@ static void refused(const char *path, int status, const char *why)
     assert_non_null(strstr(err, path));
 }
 
-/* FNV-1a as the file format defines it (src/state.h), written again here
+/* FNV-1a as the file format defines it (src/engine/state.h), written again here
    so that a test can damage a payload and seal it. */
 static uint64_t fnv(const unsigned char *p, size_t n)
 {

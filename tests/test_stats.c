@@ -17,7 +17,7 @@
 #include "stats/gof.h"
 #include "stats/nulls.h"
 #include "stats/registry.h"
-#include "src/rng.h"
+#include "base/rng.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 

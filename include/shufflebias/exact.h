@@ -86,7 +86,7 @@ typedef struct sb_exact_report {
     char *explored;            /* with summary_only: the mass of the
                                   paths walked, "p/q" (owned) */
     double explored_d;
-    /* Memory (src/budget.h): the budget, and the estimate of what the
+    /* Memory (src/engine/budget.h): the budget, and the estimate of what the
        walk's table needed (with its JSON when one was asked for). */
     uint64_t memory_budget, memory_estimate;
     /* The run's stop flag (may be NULL): the JSON renderer stops listing

@@ -89,7 +89,7 @@ typedef struct sb_run_info {
     size_t merged_files;
     const uint64_t *merged_seeds;
     size_t n_merged_seeds;
-    /* Memory (src/budget.h): the run's budget and the estimate of what
+    /* Memory (src/engine/budget.h): the run's budget and the estimate of what
        it needed on 'threads' threads, in bytes; 'threads_wanted' the
        threads asked for when the budget allowed fewer, else 0. */
     uint64_t memory_budget, memory_estimate;
@@ -101,7 +101,7 @@ typedef struct sb_run_info {
     double seconds;            /* wall-clock time */
 } sb_run_info;
 
-/* The first run and up to eight escalations (src/escalate.h). */
+/* The first run and up to eight escalations (src/engine/escalate.h). */
 #define SB_STAGES_MAX 9u
 
 /* One stage of an escalated run. */

@@ -2,6 +2,7 @@
 #ifndef SB_SHUFFLEBIAS_H
 #define SB_SHUFFLEBIAS_H
 
+#include "version.h"
 #include "status.h"
 #include "rng.h"
 #include "shuffle.h"

@@ -97,7 +97,7 @@ typedef struct sb_stat_type {
     int (*finalize)(const void *acc, uint64_t samples, double fail_alpha,
                     sb_result *res);
     void (*free)(void *acc);
-    /* State files (src/state.h), so that a run can be saved, resumed and
+    /* State files (src/engine/state.h), so that a run can be saved, resumed and
        merged with runs made elsewhere.  'save' copies every count of
        'acc' out as 64-bit words, into a buffer it allocates (*words,
        released with free) - scratch space is not saved.  'load' puts
@@ -107,7 +107,7 @@ typedef struct sb_stat_type {
        count, a value out of range), SB_ENOMEM, or SB_OK. */
     int (*save)(const void *acc, uint64_t **words, size_t *count);
     int (*load)(void *acc, const uint64_t *words, size_t count);
-    /* Memory, for the run's budget (src/budget.h): the most bytes one
+    /* Memory, for the run's budget (src/engine/budget.h): the most bytes one
        accumulator for 'shape' can ever hold - what alloc makes and all
        that add may grow it to, whatever the samples - and in *finalize
        (not NULL) the most that finalize allocates besides, its result's

@@ -1,0 +1,211 @@
+/*
+ * audit.c - 'shufflebias audit': test every built-in shuffle with the
+ * default battery and write one summary (terminal, Markdown, JSON).  This
+ * is what scripts/audit runs.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/registry.h"
+#include "reports/render.h"
+#include "shufflebias/status.h"
+#include "base/rng.h"
+#include "engine/escalate.h"
+#include "engine/runner.h"
+#include "stats/registry.h"
+
+#define AUDIT_SEED 20261121u   /* fixed, so that the audit is reproducible */
+
+static const char usage[] =
+    "usage: shufflebias audit [options]\n"
+    "\n"
+    "Test every built-in shuffle at its default parameters with the default\n"
+    "battery, and summarise the verdicts next to what the literature says.\n"
+    "\n"
+    "  --n N             deck size (default 52)\n"
+    "  --samples S       decks per algorithm (default 1M)\n"
+    "  --seed S          seed (default 20261121, fixed for reproducibility)\n"
+    "  --rng NAME        randomness source (default " SB_RNG_DEFAULT ")\n"
+    "  --markdown FILE   write the summary and every table as Markdown\n"
+    "  --json FILE|-     write every run as JSON\n"
+    "  --escalate K      re-run a suspect result up to K times (default 3)\n"
+    "  --quiet           print nothing but errors\n"
+    "\n"
+    "Exit codes: 0 every shuffle the literature calls uniform passed, 1 one\n"
+    "of them failed, 3 one was inconclusive, 2 usage error, 130 interrupted.\n";
+
+typedef struct audit_options {
+    uint64_t n, samples, seed;
+    const char *rng, *markdown, *json;
+    int quiet;
+    unsigned escalate;
+} audit_options;
+
+static int parse(int argc, char **argv, audit_options *o)
+{
+    enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_MD, O_JSON, O_QUIET, O_ESCALATE,
+           O_HELP };
+    static const struct option longopts[] = {
+        { "n", required_argument, NULL, O_N },
+        { "samples", required_argument, NULL, O_SAMPLES },
+        { "seed", required_argument, NULL, O_SEED },
+        { "rng", required_argument, NULL, O_RNG },
+        { "markdown", required_argument, NULL, O_MD },
+        { "json", required_argument, NULL, O_JSON },
+        { "quiet", no_argument, NULL, O_QUIET },
+        { "escalate", required_argument, NULL, O_ESCALATE },
+        { "help", no_argument, NULL, O_HELP },
+        { NULL, 0, NULL, 0 }
+    };
+    *o = (audit_options){ .n = 52, .samples = 1000000, .seed = AUDIT_SEED,
+                          .rng = SB_RNG_DEFAULT,
+                          .escalate = SB_ESCALATIONS_DEFAULT };
+    optind = 1;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
+        switch (c) {
+        case O_N:
+            if (sb_cli_opt_n(optarg, &o->n) != 0)
+                return -1;
+            break;
+        case O_SAMPLES:
+            if (sb_cli_opt_count("samples", optarg, &o->samples) != 0)
+                return -1;
+            break;
+        case O_SEED:
+            if (sb_cli_opt_seed(optarg, &o->seed) != 0)
+                return -1;
+            break;
+        case O_RNG: o->rng = optarg; break;
+        case O_MD: o->markdown = optarg; break;
+        case O_JSON: o->json = optarg; break;
+        case O_QUIET: o->quiet = 1; break;
+        case O_ESCALATE:
+            if (sb_cli_opt_escalate(optarg, &o->escalate) != 0)
+                return -1;
+            break;
+        case O_HELP: return 1;
+        default:
+            sb_cli_bad_option("audit", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind != argc) {
+        sb_cli_error("audit: unexpected argument '%s'", argv[optind]);
+        return -1;
+    }
+    return 0;
+}
+
+/* Run one algorithm into 'rep': 0, 1 when it does not apply at this n
+   (skipped, said on stderr), -1 after printing an error. */
+static int audit_one(const sb_cli *cli, const audit_options *o,
+                     const sb_shuffle_type *t, sb_report *rep)
+{
+    sb_run_config cfg = {
+        .alg = t,
+        .args = { .n = (size_t)o->n },
+        .samples = o->samples,
+        .seed = o->seed,
+        .rng = o->rng,
+        .threads = sb_cli_threads_default(),
+        .stop = cli->stop,
+    };
+    char why[256];
+    if (sb_shuffle_fitted(t, &cfg.args, why, sizeof why) != SB_OK) {
+        if (!o->quiet)
+            fprintf(stderr, "shufflebias: skipping: %s\n", why);
+        return 1;
+    }
+    sb_shape shape;
+    const sb_stat_type *stats[32];
+    sb_shuffle_shape(t, &cfg.args, &shape);
+    if (sb_stat_defaults(&shape, stats, 32) == 0) {
+        if (!o->quiet)
+            fprintf(stderr, "shufflebias: skipping '%s': no statistic "
+                    "applies to %s samples of n = %zu\n", t->name,
+                    sb_kind_str(shape.kind), shape.n);
+        return 1;
+    }
+    return sb_cli_run(&cfg, NULL, o->quiet, o->escalate, NULL, rep) == 0 ? 0 : -1;
+}
+
+static int write_file(const char *path, const sb_report *reps, size_t m,
+                      int (*render)(FILE *, const sb_report *, size_t))
+{
+    sb_outfile out;
+    if (sb_cli_open_out(&out, path) != 0)
+        return -1;
+    return sb_cli_close_out(&out, render(out.f, reps, m) == SB_OK);
+}
+
+int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
+{
+    audit_options o;
+    int prc = parse(argc, argv, &o);
+    if (prc != 0) {
+        if (prc > 0)
+            fputs(usage, stdout);
+        return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
+    }
+    const sb_cli_path json = { "--json", o.json },
+                      md = { "--markdown", o.markdown };
+    if (sb_cli_check_rng(o.rng) != 0 || sb_cli_distinct(&json, &md, 1) != 0
+        || sb_cli_can_write(o.json) != 0
+        || sb_cli_can_write(o.markdown) != 0)
+        return SB_EXIT_USAGE;
+    size_t total = 0;
+    while (sb_shuffle_types[total])
+        total++;
+    sb_report *reps = calloc(total, sizeof *reps);
+    if (!reps) {
+        sb_cli_error("out of memory");
+        return SB_EXIT_USAGE;
+    }
+    size_t m = 0;
+    int code = SB_EXIT_PASS;
+    for (size_t i = 0; i < total && code == SB_EXIT_PASS; i++) {
+        int rc = audit_one(cli, &o, sb_shuffle_types[i], &reps[m]);
+        if (rc > 0)
+            continue;
+        if (rc < 0) {
+            code = SB_EXIT_USAGE;
+            break;
+        }
+        if (reps[m++].run.partial)
+            code = SB_EXIT_INTERRUPTED;
+    }
+    for (size_t i = 0; i < m && code == SB_EXIT_PASS; i++) {
+        if (strcmp(reps[i].run.literature, "uniform") != 0)
+            continue;
+        if (reps[i].verdict == SB_VERDICT_FAIL)
+            code = SB_EXIT_FAIL;
+        else if (reps[i].verdict == SB_VERDICT_SUSPECT)
+            code = SB_EXIT_SUSPECT;
+    }
+    if (m > 0) {
+        if (!o.quiet && !(o.json && strcmp(o.json, "-") == 0))
+            sb_render_audit_text(stdout, reps, m);
+        /* 1: the stop cut a write (sb_cli_finish_out). */
+        const int md = o.markdown ? write_file(o.markdown, reps, m,
+                                               sb_render_audit_markdown) : 0;
+        const int js = o.json ? write_file(o.json, reps, m,
+                                           sb_render_audit_json) : 0;
+        if (md < 0 || js < 0)
+            code = SB_EXIT_USAGE;
+        else if (md > 0 || js > 0) {
+            sb_cli_error("interrupted while the report was written: what "
+                         "was written is cut short");
+            code = SB_EXIT_INTERRUPTED;
+        }
+    }
+    for (size_t i = 0; i < m; i++)
+        sb_report_release(&reps[i]);
+    free(reps);
+    return code;
+}

@@ -1,0 +1,860 @@
+/* common.c - parsing, errors and progress shared by the commands. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <gsl/gsl_rng.h>
+
+#include "algorithms/registry.h"
+#include "reports/render.h"
+#include "shufflebias/status.h"
+#include "base/rng.h"
+#include "engine/escalate.h"
+#include "sources/external.h"
+#include "sources/plugin.h"
+#include "engine/runner.h"
+#include "sources/sample_check.h"
+#include "engine/state.h"
+#include "stats/registry.h"
+
+void sb_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("shufflebias: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int sb_cli_parse_count(const char *s, uint64_t *out)
+{
+    const uint64_t limit = (uint64_t)1 << 62;
+    /* Decimal digits, a point and an exponent only (strtod would also take
+       hexadecimal, "inf" and "nan"), then at most one suffix. */
+    size_t body = strspn(s, "0123456789.eE+-");
+    if (body == 0 || !isdigit((unsigned char)s[0]))
+        return -1;
+    double scale = 1;
+    switch (s[body]) {
+    case '\0': break;
+    case 'k': case 'K': scale = 1e3; break;
+    case 'M': scale = 1e6; break;
+    case 'G': scale = 1e9; break;
+    default: return -1;
+    }
+    if (s[body] && s[body + 1])
+        return -1;
+    char number[64];
+    if (body >= sizeof number)
+        return -1;
+    memcpy(number, s, body);
+    number[body] = '\0';
+    if (scale == 1 && strspn(number, "0123456789") == body) {
+        /* A whole decimal number is read exactly, not through a double. */
+        errno = 0;
+        unsigned long long v = strtoull(number, NULL, 10);
+        if (errno == ERANGE || v < 1 || v > limit)
+            return -1;
+        *out = v;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(number, &end) * scale;
+    if (*end || errno == ERANGE || !(v >= 1) || v > (double)limit
+        || v != floor(v))
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int sb_cli_parse_seed(const char *s, uint64_t *out)
+{
+    /* Decimal, or hexadecimal after "0x": never octal, so that "010" is
+       ten, as a person reads it. */
+    const int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s;
+    if (!*digits || strspn(digits, hex ? "0123456789abcdefABCDEF"
+                                       : "0123456789") != strlen(digits))
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(digits, NULL, hex ? 16 : 10);
+    if (errno == ERANGE || v > (unsigned long long)INT64_MAX)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int sb_cli_opt_n(const char *arg, uint64_t *out)
+{
+    if (sb_cli_parse_count(arg, out) == 0 && *out <= SB_DECK_MAX)
+        return 0;
+    sb_cli_error("invalid --n '%s': expected a deck size from 1 to %u", arg,
+                 SB_DECK_MAX);
+    return -1;
+}
+
+int sb_cli_opt_count(const char *option, const char *arg, uint64_t *out)
+{
+    if (sb_cli_parse_count(arg, out) == 0)
+        return 0;
+    sb_cli_error("invalid --%s '%s': expected a count such as 200000, 1e6 "
+                 "or 10M", option, arg);
+    return -1;
+}
+
+int sb_cli_opt_seed(const char *arg, uint64_t *out)
+{
+    if (sb_cli_parse_seed(arg, out) == 0)
+        return 0;
+    sb_cli_error("invalid --seed '%s': expected an integer from 0 to "
+                 "2^63-1", arg);
+    return -1;
+}
+
+int sb_cli_opt_param(const char **params, size_t *count, const char *arg)
+{
+    if (*count == SB_CLI_PARAMS_MAX) {
+        sb_cli_error("too many --param options");
+        return -1;
+    }
+    params[(*count)++] = arg;
+    return 0;
+}
+
+int sb_cli_opt_kind(const char *arg, sb_kind *out)
+{
+    for (unsigned k = SB_KIND_PERMUTATION; k <= SB_KIND_DEAL; k <<= 1)
+        if (strcmp(arg, sb_kind_str((sb_kind)k)) == 0) {
+            *out = (sb_kind)k;
+            return 0;
+        }
+    sb_cli_error("unknown kind '%s'; valid: permutation, draw, deal", arg);
+    return -1;
+}
+
+void sb_cli_bad_option(const char *command, const char *arg)
+{
+    sb_cli_error("unknown or incomplete option '%s'; try 'shufflebias %s "
+                 "--help'", arg, command);
+}
+
+int sb_cli_positional(const char *command, int argc, char **argv, int optind,
+                      const char **name)
+{
+    if (optind + 1 == argc) {
+        *name = argv[optind];
+        return 0;
+    }
+    if (optind == argc)
+        sb_cli_error("%s: which algorithm? try 'shufflebias list'", command);
+    else
+        sb_cli_error("%s: one algorithm at a time", command);
+    return -1;
+}
+
+const sb_shuffle_type *sb_cli_algorithm_n(const char *name, uint64_t n)
+{
+    const sb_shuffle_type *t = sb_cli_algorithm(name);
+    if (t && (n < t->n_min || n > t->n_max)) {
+        sb_cli_error("n = %llu is out of range for '%s' (%zu..%zu)",
+                     (unsigned long long)n, t->name, t->n_min, t->n_max);
+        return NULL;
+    }
+    return t;
+}
+
+const sb_shuffle_type *sb_cli_shuffle(const char *name, const char *plugin,
+                                      uint64_t n, sb_plugin_handle **h)
+{
+    *h = NULL;
+    if (!plugin)
+        return sb_cli_algorithm_n(name, n);
+    const sb_shuffle_type *t;
+    char err[512];
+    if (sb_plugin_open(h, plugin, name, &t, err, sizeof err) != SB_OK) {
+        sb_cli_error("%s", err);
+        return NULL;
+    }
+    if (n < t->n_min || n > t->n_max) {
+        sb_cli_error("n = %llu is out of range for '%s' (%zu..%zu)",
+                     (unsigned long long)n, t->name, t->n_min, t->n_max);
+        sb_plugin_close(*h);
+        *h = NULL;
+        return NULL;
+    }
+    return t;
+}
+
+int sb_cli_shuffle_name(const char *command, int argc, char **argv,
+                        int optind, const char *plugin, const char **name)
+{
+    if (plugin && optind == argc) {
+        *name = NULL;
+        return 0;
+    }
+    if (plugin && optind + 1 < argc) {
+        sb_cli_error("%s: one shuffle of the plug-in at a time", command);
+        return -1;
+    }
+    return sb_cli_positional(command, argc, argv, optind, name);
+}
+
+uint64_t sb_cli_fresh_seed(void)
+{
+    uint64_t x = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(&x, sizeof x, 1, f) != 1) {
+        struct timespec ts;
+        timespec_get(&ts, TIME_UTC);
+        x = sb_mix64((uint64_t)ts.tv_sec ^ sb_mix64((uint64_t)ts.tv_nsec)
+                     ^ sb_mix64((uint64_t)getpid()));
+    }
+    if (f)
+        fclose(f);
+    return x >> 11;
+}
+
+/* Levenshtein distance, for "did you mean". */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return (size_t)-1;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const sb_shuffle_type *sb_cli_algorithm(const char *name)
+{
+    const sb_shuffle_type *t = sb_shuffle_find(name);
+    if (t)
+        return t;
+    const char *nearest = NULL;
+    size_t best = 4;     /* suggest only close names */
+    char valid[1024] = "";
+    for (const sb_shuffle_type *const *p = sb_shuffle_types; *p; p++) {
+        size_t d = distance(name, (*p)->name);
+        if (d < best) {
+            best = d;
+            nearest = (*p)->name;
+        }
+        if (strlen(valid) + strlen((*p)->name) + 3 < sizeof valid) {
+            if (valid[0])
+                strcat(valid, ", ");
+            strcat(valid, (*p)->name);
+        }
+    }
+    if (nearest)
+        sb_cli_error("unknown algorithm '%s' (did you mean '%s'?); valid: %s",
+                     name, nearest, valid);
+    else
+        sb_cli_error("unknown algorithm '%s'; valid: %s", name, valid);
+    return NULL;
+}
+
+int sb_cli_set_params(const sb_shuffle_type *t, const char *const *assign,
+                      size_t count, sb_shuffle_args *args)
+{
+    sb_shuffle_defaults(t, args);
+    for (size_t i = 0; i < count; i++) {
+        int rc = sb_shuffle_set_param(t, args, assign[i]);
+        if (rc == SB_OK)
+            continue;
+        char valid[512] = "";
+        for (size_t k = 0; k < t->n_params; k++) {
+            const sb_param_def *p = &t->params[k];
+            size_t used = strlen(valid);
+            if (p->choices) {
+                snprintf(valid + used, sizeof valid - used, "%s%s=", k ? "; " : "",
+                         p->name);
+                for (size_t c = 0; p->choices[c]; c++) {
+                    used = strlen(valid);
+                    snprintf(valid + used, sizeof valid - used, "%s%s",
+                             c ? "|" : "", p->choices[c]);
+                }
+            } else {
+                snprintf(valid + used, sizeof valid - used, "%s%s=%ld..%ld",
+                         k ? "; " : "", p->name, p->min, p->max);
+            }
+        }
+        if (t->n_params == 0)
+            sb_cli_error("'%s' takes no parameters (got '%s')", t->name,
+                         assign[i]);
+        else if (rc == SB_ENOTFOUND)
+            sb_cli_error("unknown parameter '%s' for '%s'; valid: %s",
+                         assign[i], t->name, valid);
+        else
+            sb_cli_error("invalid --param '%s' for '%s'; valid: %s",
+                         assign[i], t->name, valid);
+        return -1;
+    }
+    return 0;
+}
+
+int sb_cli_check_rng(const char *name)
+{
+    sb_rng *r;
+    int rc = sb_rng_open(&r, name, 1);
+    sb_rng_close(r);
+    if (rc != SB_ENOTFOUND)
+        return 0;      /* a seed-specific refusal is reported by the run */
+    char valid[4096] = "";
+    for (const sb_rng_info *b = sb_rng_builtin; b->name; b++) {
+        if (valid[0])
+            strcat(valid, ", ");
+        strcat(valid, b->name);
+    }
+    for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++)
+        if (strlen(valid) + strlen((*t)->name) + 3 < sizeof valid) {
+            strcat(valid, ", ");
+            strcat(valid, (*t)->name);
+        }
+    sb_cli_error("unknown randomness source '%s'; valid: %s", name, valid);
+    return -1;
+}
+
+int sb_cli_stats(const char *list, const sb_shape *shape,
+                 const sb_stat_type **out, size_t max, size_t *count)
+{
+    char why[256];
+    *count = 0;
+    if (!list) {
+        *count = sb_stat_defaults(shape, out, max);
+        if (*count == 0) {
+            sb_cli_error("no statistic applies to %s samples of n = %zu",
+                         sb_kind_str(shape->kind), shape->n);
+            return -1;
+        }
+        return 0;
+    }
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *name = strtok(buf, ","); name; name = strtok(NULL, ",")) {
+        const sb_stat_type *t = sb_stat_find(name);
+        if (!t) {
+            char valid[1024] = "";
+            for (const sb_stat_type *const *p = sb_stat_types; *p; p++) {
+                if (valid[0])
+                    strcat(valid, ", ");
+                strcat(valid, (*p)->name);
+            }
+            sb_cli_error("unknown statistic '%s'; valid: %s", name, valid);
+            return -1;
+        }
+        if (!sb_stat_applies(t, shape, why, sizeof why)) {
+            sb_cli_error("%s", why);
+            return -1;
+        }
+        for (size_t i = 0; i < *count; i++)
+            if (out[i] == t) {
+                sb_cli_error("statistic '%s' is named twice in --tests", name);
+                return -1;
+            }
+        if (*count == max) {
+            sb_cli_error("too many statistics in --tests");
+            return -1;
+        }
+        out[(*count)++] = t;
+    }
+    if (*count == 0) {
+        sb_cli_error("--tests names no statistic");
+        return -1;
+    }
+    return 0;
+}
+
+#define RUN_STATS_MAX 32
+
+/* What a stage of 'shufflebias test' needs: the configuration, whose seed
+   and samples each stage sets, the progress line it relabels, and the
+   state it saves. */
+typedef struct cli_stage_ctx {
+    sb_run_config *cfg;
+    sb_cli_progress *progress;
+    unsigned escalations;
+    char label[96];
+    sb_cli_keep *keep;
+    sb_state *save;            /* what the state files say, counts aside */
+    const sb_stage *stages;    /* the stages finished, as sb_escalate_from
+                                  fills them */
+} cli_stage_ctx;
+
+/* The checkpoint of a run with --state: write the counts so far.  A
+   failure is said once and the run goes on: its report is still worth
+   having, and the next save may succeed. */
+static int cli_save(void *ctx, const sb_run_counts *counts)
+{
+    cli_stage_ctx *c = ctx;
+    c->save->counts = *counts;
+    char err[512];
+    int rc = sb_state_write(c->keep->path, c->save, err, sizeof err);
+    memset(&c->save->counts, 0, sizeof c->save->counts);
+    if (rc != SB_OK && !c->keep->save_failed) {
+        sb_cli_progress_end(c->progress);
+        sb_cli_error("%s; the run goes on", err);
+    }
+    c->keep->save_failed = rc != SB_OK;
+    if (rc != SB_OK)
+        snprintf(c->keep->save_error, sizeof c->keep->save_error, "%s", err);
+    return SB_OK;
+}
+
+static int cli_stage(void *ctx, unsigned stage, uint64_t seed,
+                     uint64_t samples, sb_report *rep, char *err, size_t len)
+{
+    cli_stage_ctx *c = ctx;
+    sb_run_config *cfg = c->cfg;
+    cfg->seed = seed;
+    cfg->samples = samples;
+    if (stage > 0) {
+        snprintf(c->label, sizeof c->label, "%s, suspect: escalation %u of "
+                 "%u", cfg->alg->name, stage, c->escalations);
+        sb_cli_progress_relabel(c->progress, c->label);
+    }
+    const sb_cli_keep *keep = c->keep;
+    cfg->resume = keep->resume && keep->resume->stage == stage
+                ? &keep->resume->counts : NULL;
+    if (keep->parts) {
+        const uint64_t chunks = sb_chunk_count(samples);
+        cfg->first_chunk = chunks * (keep->part - 1) / keep->parts;
+        cfg->end_chunk = chunks * keep->part / keep->parts;
+        if (cfg->end_chunk == cfg->first_chunk) {
+            snprintf(err, len, "part %u of %u holds no chunk: %llu samples "
+                     "make %llu chunks of %u", keep->part, keep->parts,
+                     (unsigned long long)samples,
+                     (unsigned long long)chunks, SB_CHUNK_SAMPLES);
+            return SB_EINVAL;
+        }
+    }
+    if (keep->path) {
+        sb_state *st = c->save;
+        st->stage = stage;
+        memcpy(st->prior, c->stages, stage * sizeof st->prior[0]);
+        st->stage_seed = seed;
+        st->stage_samples = samples;
+        st->part_first = cfg->first_chunk;
+        st->part_end = cfg->end_chunk;
+        cfg->checkpoint = cli_save;
+        cfg->checkpoint_ctx = c;
+        cfg->checkpoint_seconds = SB_CLI_SAVE_SECONDS;
+    }
+    return sb_run(cfg, rep, err, len);
+}
+
+/* What a stage of a program's or a file's run needs. */
+typedef struct cli_external_ctx {
+    sb_external_spec spec;         /* the shape settled by stage 0 */
+    sb_external *first;            /* stage 0's, opened to learn the shape */
+    const sb_stat_type *const *stats;
+    size_t n_stats;
+    sb_cli_progress *progress;
+    unsigned escalations;
+    char label[96];
+    sb_input_info *info;
+    int input_error;
+} cli_external_ctx;
+
+static int cli_external_stage(void *ctx, unsigned stage, uint64_t seed,
+                              uint64_t samples, sb_report *rep, char *err,
+                              size_t len)
+{
+    cli_external_ctx *c = ctx;
+    sb_external *x = c->first;
+    c->first = NULL;
+    if (!x) {
+        snprintf(c->label, sizeof c->label, "suspect: escalation %u of %u",
+                 stage, c->escalations);
+        sb_cli_progress_relabel(c->progress, c->label);
+        int rc = sb_external_open(&x, &c->spec, seed, samples, err, len);
+        if (rc != SB_OK)
+            return rc;
+    }
+    sb_run_config cfg = {
+        .feed = sb_external_feed(x),
+        .samples = samples,
+        .seed = seed,
+        .stats = c->stats,
+        .n_stats = c->n_stats,
+        .stop = c->spec.input.stop,
+        .progress = sb_cli_progress_update,
+        .progress_ctx = c->progress,
+        .memory = c->spec.memory,
+    };
+    int rc = sb_run(&cfg, rep, err, len);
+    if (rc != SB_OK) {
+        const sb_report none = { 0 };
+        sb_external_close(x, &none, c->info);
+        return rc;
+    }
+    c->input_error = sb_external_close(x, rep, c->info);
+    rep->run.input = c->info;
+    /* Fewer samples than asked for, with nothing wrong and no interrupt:
+       the program wrote what it was asked for and some were skipped as
+       bad (--skip-invalid).  The run is whole. */
+    if (!c->input_error && !*c->spec.input.stop)
+        rep->run.partial = 0;
+    return SB_OK;
+}
+
+int sb_cli_run_external(const sb_external_spec *spec, uint64_t seed,
+                        uint64_t samples, const char *tests, int quiet,
+                        unsigned escalations, sb_report *rep,
+                        sb_input_info *info, int *input_error)
+{
+    cli_external_ctx ctx = { .spec = *spec, .escalations = escalations,
+                             .info = info };
+    const char *what = spec->command ? spec->command : spec->path;
+    char err[512];
+    int rc = sb_external_open(&ctx.first, spec, seed, samples, err,
+                              sizeof err);
+    if (rc != SB_OK) {
+        sb_cli_error("%s: %s", spec->command ? "--exec" : "--input", err);
+        return rc == SB_EINTR ? 1 : -1;
+    }
+    const sb_feed *feed = sb_external_feed(ctx.first);
+    ctx.spec.input.shape = feed->shape;
+    const sb_stat_type *stats[RUN_STATS_MAX];
+    if (sb_cli_stats(tests, &feed->shape, stats, RUN_STATS_MAX,
+                     &ctx.n_stats) != 0) {
+        const sb_report none = { 0 };
+        sb_external_close(ctx.first, &none, info);
+        return -1;
+    }
+    ctx.stats = stats;
+    sb_cli_progress progress;
+    sb_cli_progress_init(&progress, quiet, what);
+    ctx.progress = &progress;
+    rc = sb_escalate(cli_external_stage, &ctx, seed, samples, escalations,
+                     rep, err, sizeof err);
+    sb_cli_progress_end(&progress);
+    if (ctx.first) {
+        const sb_report none = { 0 };
+        sb_external_close(ctx.first, &none, info);
+    }
+    if (rc != SB_OK) {
+        sb_cli_error("%s: %s", spec->command ? "--exec" : "--input", err);
+        return -1;
+    }
+    /* sb_escalate copied the last stage's report, pointer included. */
+    *input_error = ctx.input_error;
+    return 0;
+}
+
+int sb_cli_opt_escalate(const char *arg, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(arg, &end, 10);
+    if (errno || end == arg || *end || arg[0] == '-'
+        || v >= SB_STAGES_MAX) {
+        sb_cli_error("invalid --escalate '%s': give 0 (never re-run a "
+                     "suspect result) to %u", arg, SB_STAGES_MAX - 1);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
+               unsigned escalations, sb_cli_keep *keep,
+               sb_report *rep)
+{
+    sb_cli_keep none = { 0 };
+    const sb_shuffle_type *t = cfg->alg;
+    char why[256];
+    if (sb_shuffle_check(t, &cfg->args, why, sizeof why) != SB_OK) {
+        sb_cli_error("%s", why);
+        return -1;
+    }
+    sb_shape shape;
+    sb_shuffle_shape(t, &cfg->args, &shape);
+    /* A plug-in may declare a shape no sample can have (no hands, a
+       sample_len of 0): said before a statistic is fitted to it. */
+    if (sb_shape_check(&shape, why, sizeof why) != SB_OK) {
+        if (cfg->plugin)
+            sb_cli_error("plug-in '%s': shuffle '%s' %s", cfg->plugin,
+                         t->name, why);
+        else
+            sb_cli_error("'%s' %s", t->name, why);
+        return -1;
+    }
+    const sb_stat_type *stats[RUN_STATS_MAX];
+    if (sb_cli_stats(tests, &shape, stats, RUN_STATS_MAX, &cfg->n_stats) != 0)
+        return -1;
+    if (cfg->n_stats > SB_STATE_STATS_MAX) {
+        sb_cli_error("at most %u statistics in a run", SB_STATE_STATS_MAX);
+        return -1;
+    }
+    cfg->stats = stats;
+    sb_cli_progress progress;
+    sb_cli_progress_init(&progress, quiet, t->name);
+    cfg->progress = sb_cli_progress_update;
+    cfg->progress_ctx = &progress;
+    char err[512];
+    const uint64_t seed = cfg->seed, samples = cfg->samples;
+    if (!keep)
+        keep = &none;
+    sb_state save;
+    sb_state_describe(&save, cfg, &shape);
+    save.escalations = escalations;
+    save.part = keep->part;
+    save.parts = keep->parts;
+    sb_stage stages[SB_STAGES_MAX];
+    size_t n_prior = 0;
+    if (keep->resume) {
+        n_prior = keep->resume->stage;
+        memcpy(stages, keep->resume->prior, n_prior * sizeof stages[0]);
+    }
+    cli_stage_ctx ctx = { .cfg = cfg, .progress = &progress,
+                          .escalations = escalations, .keep = keep,
+                          .save = &save, .stages = stages };
+    int rc = sb_escalate_from(cli_stage, &ctx, seed, samples, escalations,
+                              stages, n_prior, rep, err, sizeof err);
+    cfg->seed = seed;
+    cfg->samples = samples;
+    sb_cli_progress_end(&progress);
+    cfg->stats = NULL;
+    cfg->progress = NULL;
+    cfg->progress_ctx = NULL;
+    cfg->resume = NULL;
+    cfg->checkpoint = NULL;
+    if (rc != SB_OK) {
+        /* A plug-in's errors name it, its path and the sample already. */
+        if (cfg->plugin)
+            sb_cli_error("%s", err);
+        else
+            sb_cli_error("%s: %s", t->name, err);
+        return -1;
+    }
+    return 0;
+}
+
+int sb_cli_opt_threads(const char *arg, unsigned *out)
+{
+    uint64_t v;
+    if (sb_cli_parse_count(arg, &v) == 0 && v <= SB_CLI_THREADS_MAX) {
+        *out = (unsigned)v;
+        return 0;
+    }
+    sb_cli_error("invalid --threads '%s': expected 1 to %u", arg,
+                 SB_CLI_THREADS_MAX);
+    return -1;
+}
+
+unsigned sb_cli_threads_default(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : n > (long)SB_CLI_THREADS_MAX ? SB_CLI_THREADS_MAX
+                                                     : (unsigned)n;
+}
+
+int sb_cli_report(const sb_report *rep, const char *json, int quiet,
+                  int code)
+{
+    const int json_on_stdout = json && strcmp(json, "-") == 0;
+    /* Nothing judged: not a pass, whatever a CI gate makes of exit 0. */
+    if (code == SB_EXIT_PASS && rep->verdict == SB_VERDICT_NA)
+        code = SB_EXIT_SUSPECT;
+    int cut = 0;          /* a write was cut by the run's stop */
+    sb_outfile out;
+    if (!quiet && !json_on_stdout) {
+        const int rc = sb_cli_open_out(&out, "-") != 0 ? -1
+                     : sb_cli_finish_out(&out, sb_render_text(out.f, rep));
+        if (rc < 0)
+            code = SB_EXIT_USAGE;
+        cut |= rc > 0;
+    }
+    if (json) {
+        const int rc = sb_cli_open_out(&out, json) != 0 ? -1
+                     : sb_cli_finish_out(&out, sb_render_json(out.f, rep));
+        if (rc < 0)
+            code = SB_EXIT_USAGE;
+        cut |= rc > 0;
+    }
+    if (cut && code != SB_EXIT_USAGE) {
+        code = SB_EXIT_INTERRUPTED;
+        /* A partial run is said to be interrupted by its command. */
+        if (!rep->run.partial)
+            sb_cli_error("interrupted while the report was written: "
+                         "what was written is cut short");
+    }
+    /* A result, not an error (exit 3 says it, and the JSON's "reason"
+       gives it): --quiet keeps it off stderr too. */
+    if (!quiet && rep->verdict == SB_VERDICT_NA && !rep->run.partial) {
+        char why[512];
+        sb_report_reason(rep, why, sizeof why);
+        sb_cli_error("inconclusive: %s", why);
+    }
+    return code;
+}
+
+int sb_cli_can_write(const char *path)
+{
+    char err[600];
+    if (!path || sb_outfile_check(path, SB_OUT_STREAM, err, sizeof err)
+                 == SB_OK)
+        return 0;
+    sb_cli_error("%s", err);
+    return -1;
+}
+
+int sb_cli_distinct(const sb_cli_path *out, const sb_cli_path *others,
+                    size_t n)
+{
+    /* A terminal, pipe or device is written in place and destroys
+       nothing: /dev/stdout may well be the same terminal as /dev/stdin. */
+    struct stat st;
+    if (!out->path || strcmp(out->path, "-") == 0
+        || (stat(out->path, &st) == 0 && !S_ISREG(st.st_mode)))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        const sb_cli_path *o = &others[i];
+        if (!o->path || strcmp(o->path, "-") == 0
+            || !sb_outfile_same(out->path, o->path))
+            continue;
+        sb_cli_error("%s '%s' is the same file as %s '%s': writing it "
+                     "would destroy it; give another name", out->option,
+                     out->path, o->option, o->path);
+        return -1;
+    }
+    return 0;
+}
+
+int sb_cli_can_save(const char *path, const char *resume, int force)
+{
+    char err[600];
+    if (sb_outfile_check(path, 0, err, sizeof err) != SB_OK) {
+        sb_cli_error("cannot save the state: %s", err);
+        return -1;
+    }
+    /* The file can be written (its temporary name fits too): what
+       remains is the work an existing one holds. */
+    struct stat st;
+    if (force || stat(path, &st) != 0 || st.st_size == 0
+        || (resume && sb_outfile_same(path, resume)))
+        return 0;
+    sb_state old;
+    char why[768];
+    if (sb_state_read(path, &old, why, sizeof why) == SB_OK) {
+        sb_cli_error("'%s' holds the saved state of a run of '%s' (seed %"
+                     PRIu64 ", %" PRIu64 " samples counted): go on with it "
+                     "with '--resume %s', or give --force to replace it",
+                     path, old.algorithm, old.seed, old.counts.done, path);
+        sb_state_free(&old);
+    } else {
+        sb_cli_error("'%s' already exists and is not a state file to go "
+                     "on with: give another name, or --force to replace it",
+                     path);
+    }
+    return -1;
+}
+
+int sb_cli_open_out(sb_outfile *o, const char *path)
+{
+    char err[600];
+    if (sb_outfile_open(o, path, SB_OUT_STREAM, err, sizeof err) == SB_OK)
+        return 0;
+    sb_cli_error("%s", err);
+    return -1;
+}
+
+int sb_cli_finish_out(sb_outfile *o, int status)
+{
+    char err[600];
+    if (status != SB_OK) {
+        /* The renderer stopped: the run's stop, or a write that the stop
+           cut (a pipe's reader slow to read), is an interrupt; a write
+           error says why, with the errno it failed with; anything else
+           (memory) is said as such. */
+        const int e = o->error;
+        const int std = strcmp(o->path, "-") == 0;
+        sb_outfile_abort(o);
+        if (status == SB_EINTR || e == EINTR)
+            return 1;
+        sb_cli_error("cannot write %s%s%s: %s", std ? "" : "'",
+                     std ? "standard output" : o->path, std ? "" : "'",
+                     e ? strerror(e) : sb_status_str(status));
+        return -1;
+    }
+    const int rc = sb_outfile_commit(o, err, sizeof err);
+    if (rc == SB_OK)
+        return 0;
+    if (rc == SB_EINTR)
+        return 1;
+    sb_cli_error("%s", err);
+    return -1;
+}
+
+int sb_cli_close_out(sb_outfile *o, int ok)
+{
+    return sb_cli_finish_out(o, ok ? SB_OK : SB_EIO);
+}
+
+void sb_cli_progress_init(sb_cli_progress *p, int quiet, const char *label)
+{
+    p->enabled = !quiet && isatty(STDERR_FILENO);
+    p->start = sb_now();
+    p->shown = 0;
+    p->label = label;
+    p->unit = "samples";
+}
+
+void sb_cli_progress_update(void *ctx, uint64_t done, uint64_t total)
+{
+    sb_cli_progress *p = ctx;
+    double elapsed = sb_now() - p->start;
+    if (!p->enabled || elapsed < 1.0)
+        return;
+    double rate = (double)done / elapsed;
+    if (total == 0 || total < done) {      /* the total is not known */
+        fprintf(stderr, "\r%s: %llu %s, %.3g/s  ", p->label,
+                (unsigned long long)done, p->unit, rate);
+    } else {
+        double eta = rate > 0 ? (double)(total - done) / rate : 0;
+        fprintf(stderr, "\r%s: %llu / %llu %s, %.3g/s, about %.0f s left  ",
+                p->label, (unsigned long long)done, (unsigned long long)total,
+                p->unit, rate, eta);
+    }
+    p->shown = 1;
+}
+
+void sb_cli_progress_relabel(sb_cli_progress *p, const char *label)
+{
+    sb_cli_progress_end(p);
+    p->label = label;
+    p->start = sb_now();
+}
+
+void sb_cli_progress_end(sb_cli_progress *p)
+{
+    if (p->shown)
+        fputs("\r\033[K", stderr);
+    p->shown = 0;
+}

@@ -1,0 +1,352 @@
+/*
+ * exact.c - 'shufflebias exact ALG --n N': walk every path of draws
+ * and print the exact distribution of the outcomes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/registry.h"
+#include "reports/render.h"
+#include "shufflebias/status.h"
+#include "engine/enumerate.h"
+#include "sources/plugin.h"
+#include "stats/exact.h"
+
+static const char usage[] =
+    "usage: shufflebias exact ALG [options]\n"
+    "       shufflebias exact --plugin SO [NAME] [options]\n"
+    "       shufflebias exact --all [--n N] [--markdown FILE] [--json FILE]\n"
+    "\n"
+    "Walk every path of random draws ALG can make on a small deck, each with\n"
+    "its exact probability, and print the exact distribution of outcomes:\n"
+    "fractions, the total-variation distance from uniform, and the exact\n"
+    "card x position matrix.\n"
+    "\n"
+    "  --n N             deck size (default 3)\n"
+    "  --plugin SO       the shuffle of a C plug-in (the one called NAME when\n"
+    "                    it holds several); see docs/own-shuffle.md\n"
+    "  --param K=V       an algorithm parameter (repeatable)\n"
+    "  --max-paths P     path budget (default 2e8); refused before starting\n"
+    "                    when the tree is known to be larger\n"
+    "  --max-depth D     draws per path before the path is cut and its mass\n"
+    "                    reported as unexplored (default 4096; an algorithm\n"
+    "                    that stops by a rule has its own, e.g. 9 passes)\n"
+    "  --json FILE|-     also write the table as JSON ('-': stdout, no table)\n"
+    "  --memory SIZE     memory budget for the exact table (and its JSON),\n"
+    "                    such as 512M or 2G (powers of 1024; default: half\n"
+    "                    the memory the process may have, at most 16G); a\n"
+    "                    walk that would need more is refused or stopped\n"
+    "                    (exit 2), saying what it would need\n"
+    "  --all             every built-in algorithm in turn (with the parameter\n"
+    "                    that makes it enumerable where its defaults are not;\n"
+    "                    one still over the path or memory budget is\n"
+    "                    skipped, said on stderr)\n"
+    "  --kind K          with --all: only algorithms of kind K (permutation,\n"
+    "                    draw or deal)\n"
+    "  --markdown FILE   with --all: the report for people, without timing\n"
+    "  --quiet           print nothing but errors\n"
+    "\n"
+    "Exit codes: 0 exactly uniform, 1 not uniform, 2 usage error or an\n"
+    "algorithm that cannot be enumerated, 3 inconclusive (unexplored mass),\n"
+    "130 interrupted (the report then gives the walk's totals only: paths,\n"
+    "outcomes reached and the mass explored).\n";
+
+typedef struct exact_options {
+    const char *alg, *json, *markdown, *plugin;
+    int all;
+    sb_kind kind;             /* --all: only this kind, 0 for every kind */
+    uint64_t n, max_paths, max_depth;
+    uint64_t memory;          /* --memory, 0: the default budget */
+    int quiet;
+    const char *params[SB_CLI_PARAMS_MAX];
+    size_t n_params;
+} exact_options;
+
+static int parse(int argc, char **argv, exact_options *o)
+{
+    enum { O_N = 256, O_PARAM, O_MAX_PATHS, O_MAX_DEPTH, O_JSON, O_QUIET,
+           O_HELP, O_ALL, O_MD, O_KIND, O_PLUGIN, O_MEMORY };
+    static const struct option longopts[] = {
+        { "n", required_argument, NULL, O_N },
+        { "param", required_argument, NULL, O_PARAM },
+        { "max-paths", required_argument, NULL, O_MAX_PATHS },
+        { "max-depth", required_argument, NULL, O_MAX_DEPTH },
+        { "json", required_argument, NULL, O_JSON },
+        { "quiet", no_argument, NULL, O_QUIET },
+        { "help", no_argument, NULL, O_HELP },
+        { "all", no_argument, NULL, O_ALL },
+        { "markdown", required_argument, NULL, O_MD },
+        { "kind", required_argument, NULL, O_KIND },
+        { "plugin", required_argument, NULL, O_PLUGIN },
+        { "memory", required_argument, NULL, O_MEMORY },
+        { NULL, 0, NULL, 0 }
+    };
+    *o = (exact_options){ .n = 3, .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
+                          .max_depth = 0 };
+    optind = 1;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
+        switch (c) {
+        case O_N:
+            if (sb_cli_opt_n(optarg, &o->n) != 0)
+                return -1;
+            break;
+        case O_PARAM:
+            if (sb_cli_opt_param(o->params, &o->n_params, optarg) != 0)
+                return -1;
+            break;
+        case O_MAX_PATHS:
+            if (sb_cli_opt_count("max-paths", optarg, &o->max_paths) != 0)
+                return -1;
+            break;
+        case O_MAX_DEPTH:
+            if (sb_cli_parse_count(optarg, &o->max_depth) != 0
+                || o->max_depth > 1000000) {
+                sb_cli_error("invalid --max-depth '%s': expected 1 to "
+                             "1000000", optarg);
+                return -1;
+            }
+            break;
+        case O_JSON: o->json = optarg; break;
+        case O_QUIET: o->quiet = 1; break;
+        case O_HELP: return 1;
+        case O_ALL: o->all = 1; break;
+        case O_MD: o->markdown = optarg; break;
+        case O_PLUGIN: o->plugin = optarg; break;
+        case O_MEMORY:
+            if (sb_cli_opt_memory(optarg, &o->memory) != 0)
+                return -1;
+            break;
+        case O_KIND:
+            if (sb_cli_opt_kind(optarg, &o->kind) != 0)
+                return -1;
+            break;
+        default:
+            sb_cli_bad_option("exact", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (o->all) {
+        if (optind != argc || o->n_params || o->plugin) {
+            sb_cli_error("exact --all takes no algorithm, no --plugin and "
+                         "no --param");
+            return -1;
+        }
+        return 0;
+    }
+    if (o->markdown || o->kind) {
+        sb_cli_error("%s goes with --all", o->kind ? "--kind" : "--markdown");
+        return -1;
+    }
+    return sb_cli_shuffle_name("exact", argc, argv, optind, o->plugin,
+                               &o->alg);
+}
+
+static int exit_code(const sb_exact_report *rep)
+{
+    if (rep->partial)
+        return SB_EXIT_INTERRUPTED;
+    switch (rep->verdict) {
+    case SB_EXACT_UNIFORM: return SB_EXIT_PASS;
+    case SB_EXACT_BIASED: return SB_EXIT_FAIL;
+    case SB_EXACT_INCONCLUSIVE: break;
+    }
+    return SB_EXIT_SUSPECT;
+}
+
+/* Every built-in algorithm at n, for the checked-in reports. */
+static int exact_all(const sb_cli *cli, const exact_options *o)
+{
+    size_t total = 0;
+    while (sb_shuffle_types[total])
+        total++;
+    sb_exact_report *reps = calloc(total, sizeof *reps);
+    const char **bias = calloc(total, sizeof *bias);
+    size_t m = 0;
+    int code = reps && bias ? SB_EXIT_PASS : SB_EXIT_USAGE;
+    for (size_t i = 0; i < total && code == SB_EXIT_PASS; i++) {
+        const sb_shuffle_type *t = sb_shuffle_types[i];
+        sb_enum_config cfg = {
+            .alg = t,
+            .args = { .n = (size_t)o->n },
+            .max_paths = o->max_paths,
+            .max_depth = (size_t)o->max_depth,
+            .stop = cli->stop,
+            .memory = o->memory,
+            .json = o->json != NULL,
+        };
+        char err[512];
+        if ((o->kind && t->kind != o->kind)
+            || sb_shuffle_fitted(t, &cfg.args, err, sizeof err) != SB_OK
+            || sb_shuffle_exact_refusal(t, &cfg.args))
+            continue;
+        int rc = sb_enumerate(&cfg, &reps[m], err, sizeof err);
+        if ((rc == SB_ERANGE || rc == SB_ENOTSUP) && t->exact_hint) {
+            sb_shuffle_set_param(t, &cfg.args, t->exact_hint);
+            rc = sb_enumerate(&cfg, &reps[m], err, sizeof err);
+        }
+        if (rc == SB_ERANGE) {
+            /* Over the path budget at this n even with its hint: the rest
+               of the report is still worth having. */
+            if (!o->quiet)
+                fprintf(stderr, "shufflebias: skipping: %s\n", err);
+            continue;
+        }
+        if (rc != SB_OK) {
+            sb_cli_error("%s", err);
+            code = SB_EXIT_USAGE;
+            break;
+        }
+        bias[m] = t->bias;
+        if (reps[m++].partial)
+            code = SB_EXIT_INTERRUPTED;
+    }
+    if (code == SB_EXIT_PASS && !o->quiet
+        && !(o->json && strcmp(o->json, "-") == 0))
+        for (size_t i = 0; i < m; i++) {
+            sb_render_exact_text(stdout, &reps[i]);
+            fputc('\n', stdout);
+        }
+    /* Every walk done: what follows writes the reports, which the stop
+       may cut. */
+    const int wrote = code == SB_EXIT_PASS;
+    if (code == SB_EXIT_PASS && o->markdown) {
+        sb_outfile out;
+        char title[96];
+        snprintf(title, sizeof title, "Exact bias of every built-in %s at "
+                 "%llu cards", o->kind ? sb_kind_str(o->kind)
+                                       : "shuffle", (unsigned long long)o->n);
+        const int rc = sb_cli_open_out(&out, o->markdown) != 0 ? -1
+                     : sb_cli_close_out(&out, sb_render_exact_markdown(
+                           out.f, title, reps, m, bias) == SB_OK);
+        code = rc < 0 ? SB_EXIT_USAGE : rc > 0 ? SB_EXIT_INTERRUPTED : code;
+    }
+    if (code == SB_EXIT_PASS && o->json) {
+        json_t *root = json_object(), *list = json_array();
+        json_object_set_new(root, "command", json_string("exact"));
+        json_object_set_new(root, "n", json_integer((json_int_t)o->n));
+        for (size_t i = 0; i < m; i++) {
+            json_t *one = sb_exact_json(&reps[i]);
+            json_object_del(one, "timing");   /* checked in: no timing */
+            json_object_del(one, "memory");   /* nor the machine's memory */
+            json_array_append_new(list, one);
+        }
+        json_object_set_new(root, "algorithms", list);
+        sb_outfile out;
+        if (sb_cli_open_out(&out, o->json) != 0) {
+            json_decref(root);
+            code = SB_EXIT_USAGE;
+        } else {
+            const int rc = sb_cli_close_out(&out, sb_render_json_value(
+                                                out.f, root) == SB_OK);
+            code = rc < 0 ? SB_EXIT_USAGE
+                 : rc > 0 ? SB_EXIT_INTERRUPTED : code;
+        }
+    }
+    if (wrote && code == SB_EXIT_INTERRUPTED)
+        sb_cli_error("interrupted while the report was written: what was "
+                     "written is cut short");
+    for (size_t i = 0; i < m; i++)
+        sb_exact_report_release(&reps[i]);
+    free(reps);
+    free(bias);
+    return code;
+}
+
+/* One shuffle, built in or from a plug-in. */
+static int exact_one(const sb_cli *cli, const exact_options *o,
+                     const sb_shuffle_type *t)
+{
+    sb_enum_config cfg = {
+        .alg = t,
+        .plugin = o->plugin,
+        .args = { .n = (size_t)o->n },
+        .max_paths = o->max_paths,
+        .max_depth = (size_t)o->max_depth,
+        .stop = cli->stop,
+        .memory = o->memory,
+        /* One report's JSON is written outcome by outcome as it is made
+           (sb_render_exact_json): no tree to hold. */
+        .json = 0,
+    };
+    if (sb_cli_set_params(t, o->params, o->n_params, &cfg.args) != 0)
+        return SB_EXIT_USAGE;
+    sb_cli_progress progress;
+    sb_cli_progress_init(&progress, o->quiet, t->name);
+    progress.unit = "paths";
+    cfg.progress = sb_cli_progress_update;
+    cfg.progress_ctx = &progress;
+
+    sb_exact_report rep;
+    char err[512];
+    int rc = sb_enumerate(&cfg, &rep, err, sizeof err);
+    sb_cli_progress_end(&progress);
+    if (rc != SB_OK) {
+        sb_cli_error("%s", err);
+        return SB_EXIT_USAGE;
+    }
+    int code = exit_code(&rep);
+    int cut = 0;      /* a write the stop cut (a pipe not read yet) */
+    sb_outfile out;
+    if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0)) {
+        const int wrc = sb_cli_open_out(&out, "-") != 0 ? -1
+                      : sb_cli_finish_out(&out, sb_render_exact_text(out.f,
+                                                                     &rep));
+        if (wrc < 0)
+            code = SB_EXIT_USAGE;
+        cut |= wrc > 0;
+    }
+    if (o->json) {
+        const int wrc = sb_cli_open_out(&out, o->json) != 0 ? -1
+                      : sb_cli_finish_out(&out, sb_render_exact_json(out.f,
+                                                                     &rep));
+        if (wrc < 0)
+            code = SB_EXIT_USAGE;
+        cut |= wrc > 0;
+    }
+    /* Interrupted after the walk, while its report was written: said
+       once (a walk interrupted before has said so in its report). */
+    if (code != SB_EXIT_USAGE && cli->stop && *cli->stop) {
+        if (!rep.partial)
+            sb_cli_error("interrupted while the report was written%s",
+                         cut ? ": what was written is cut short" : "");
+        code = SB_EXIT_INTERRUPTED;
+    }
+    sb_exact_report_release(&rep);
+    return code;
+}
+
+int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
+{
+    exact_options o;
+    int prc = parse(argc, argv, &o);
+    if (prc != 0) {
+        if (prc > 0)
+            fputs(usage, stdout);
+        return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
+    }
+    /* Neither output may be the other, or the plug-in being run. */
+    const sb_cli_path json = { "--json", o.json },
+                      md = { "--markdown", o.markdown },
+                      others[] = { { "--markdown", o.markdown },
+                                   { "--plugin", o.plugin } };
+    if (sb_cli_distinct(&json, others, 2) != 0
+        || sb_cli_distinct(&md, others + 1, 1) != 0
+        || sb_cli_can_write(o.json) != 0 || sb_cli_can_write(o.markdown) != 0)
+        return SB_EXIT_USAGE;
+    if (o.all)
+        return exact_all(cli, &o);
+    sb_plugin_handle *plugin;
+    const sb_shuffle_type *t = sb_cli_shuffle(o.alg, o.plugin, o.n, &plugin);
+    if (!t)
+        return SB_EXIT_USAGE;
+    int code = exact_one(cli, &o, t);
+    if (plugin)
+        sb_plugin_close(plugin);
+    return code;
+}

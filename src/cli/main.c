@@ -1,0 +1,100 @@
+/*
+ * main.c - the shufflebias command: a table of subcommands (as git's), GSL's
+ * aborting error handler turned off, and the stop flag for SIGINT/SIGTERM.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <gsl/gsl_errno.h>
+
+#include "cli/cli.h"
+
+/* The one mutable object at file scope: a signal handler can reach nothing
+   else.  Commands get a pointer to it and look at it between blocks. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+    /* Said at once (write is safe in a handler): a run saving its state
+       first finishes the chunks under way, which can take a while. */
+    static const char msg[] = "\nshufflebias: stopping: finishing the "
+        "samples under way to report them (interrupt again to end at "
+        "once)\n";
+    ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)w;
+}
+
+static const struct {
+    const char *name;
+    sb_cli_command run;
+    const char *help;
+} commands[] = {
+    { "list", sb_cmd_list, "algorithms, statistics and randomness sources" },
+    { "test", sb_cmd_test, "sample a shuffle and test it for bias" },
+    { "exact", sb_cmd_exact, "enumerate every path of a small deck: the "
+               "exact bias" },
+    { "merge", sb_cmd_merge, "combine runs saved with --state into one "
+               "report" },
+    { "audit", sb_cmd_audit, "test every built-in shuffle, write a summary" },
+    { "bench", sb_cmd_bench, "speed, side by side with GSL's "
+               "gsl_ran_shuffle" },
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: shufflebias COMMAND [options]\n\ncommands:\n", f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+    fputs("\n'shufflebias COMMAND --help' describes a command.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    gsl_set_error_handler_off();
+    /* One-shot: the first Ctrl-C asks for a partial report, a second one
+       ends the program at once should that take too long.  No SA_RESTART:
+       a call that would block until a writer comes (open(2) of a FIFO for
+       --input) must fail with EINTR, so that the stop is seen. */
+    struct sigaction sa = { .sa_handler = on_signal,
+                            .sa_flags = SA_RESETHAND };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    if (argc < 2 || strcmp(argv[1], "--help") == 0
+        || strcmp(argv[1], "help") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? SB_EXIT_USAGE : SB_EXIT_PASS;
+    }
+    const sb_cli cli = { "shufflebias", &stop_requested };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            int code = commands[i].run(&cli, argc - 1, argv + 1);
+            /* A report that did not reach standard output is an error,
+               whatever the verdict (a full disk, a closed pipe); said
+               here unless the command has failed already and said why. */
+            if (fflush(stdout) != 0 || ferror(stdout)) {
+                /* Cut by the stop (a pipe whose reader had not read: the
+                   handlers have no SA_RESTART): an interrupt, said by a
+                   command that returns 130 already. */
+                if (stop_requested && errno == EINTR) {
+                    if (code != SB_EXIT_INTERRUPTED)
+                        sb_cli_error("interrupted while the report was "
+                                     "written: what was written is cut "
+                                     "short");
+                    return SB_EXIT_INTERRUPTED;
+                }
+                if (code != SB_EXIT_USAGE)
+                    sb_cli_error("cannot write standard output: %s",
+                                 strerror(errno));
+                return SB_EXIT_USAGE;
+            }
+            return code;
+        }
+    sb_cli_error("unknown command '%s'; try 'shufflebias --help'", argv[1]);
+    return SB_EXIT_USAGE;
+}

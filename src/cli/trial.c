@@ -1,0 +1,734 @@
+/*
+ * trial.c - 'shufflebias test ALG': sample an algorithm, run the
+ * battery, print the verdict.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "algorithms/registry.h"
+#include "shufflebias/status.h"
+#include "engine/escalate.h"
+#include "sources/external.h"
+#include "sources/plugin.h"
+#include "base/rng.h"
+#include "engine/runner.h"
+#include "engine/state.h"
+#include "stats/battery.h"
+
+static const char usage[] =
+    "usage: shufflebias test ALG [options]\n"
+    "       shufflebias test --plugin SO [NAME] [options]\n"
+    "       shufflebias test --exec CMD [input options] [options]\n"
+    "       shufflebias test --input FILE|- [input options] [options]\n"
+    "\n"
+    "Sample ALG many times and test the decks for bias: a built-in\n"
+    "algorithm, a C plug-in's shuffle (the one called NAME when it holds\n"
+    "several), the output of any program, or decks recorded in a file.\n"
+    "\n"
+    "  --plugin SO       a shared object made with <shufflebias/plugin.h>\n"
+    "  --exec CMD        run CMD through /bin/sh -c and read its standard\n"
+    "                    output; it is told SHUFFLEBIAS_N, _SAMPLES, _SEED,\n"
+    "                    _KIND, _FORMAT, _HANDS, _DRAW, _ONE_BASED in its\n"
+    "                    environment, and ended once enough are read\n"
+    "  --exec-timeout S  end the program, an input error, when it writes no\n"
+    "                    byte for S seconds (default 60; 0: no limit)\n"
+    "  --input FILE      recorded samples ('-': standard input); all of them\n"
+    "                    unless --samples is given\n"
+    "\n"
+    "input options (with --exec and --input):\n"
+    "  --kind K          permutation (default), draw or deal\n"
+    "  --hands H         hands of a deal (default 4), each n/H cards\n"
+    "  --draw K          cards per drawn hand (default: as many as the first\n"
+    "                    sample holds; needed for u8 and u16)\n"
+    "  --format F        text (default: numbers separated by spaces, commas\n"
+    "                    or tabs, one sample per line), cards (names such as\n"
+    "                    AS 10H TD 2c), u8 or u16 (binary, little-endian),\n"
+    "                    pbn (bridge deals N:AKQ.T98.J7.5432 ..., bare or in\n"
+    "                    [Deal] tags; implies --kind deal, seats N E S W as\n"
+    "                    hands 0 1 2 3)\n"
+    "  --card-order S:R  the numbering of card names (cards, pbn): the suits\n"
+    "                    then the ranks in your order, card = suit * 13 +\n"
+    "                    rank, e.g. shdc:akqjt98765432 for spades first, ace\n"
+    "                    high (default cdhs:23456789tjqka)\n"
+    "  --one-based       numbers count from 1 (cards 1..n, hands 1..H)\n"
+    "  --skip-invalid    count and list bad samples, and go on (default: the\n"
+    "                    first one ends the run with exit code 2)\n"
+    "\n"
+    "options:\n"
+    "  --n N             deck size (default 52)\n"
+    "  --samples S       decks to sample: 200000, 1e6, 10M (default 1M)\n"
+    "  --seed S          seed (default: fresh; always printed)\n"
+    "  --rng NAME        randomness source (default " SB_RNG_DEFAULT "; any GSL\n"
+    "                    generator name such as mt19937; weak: rand15, lcg32,\n"
+    "                    reseed32:NAME)\n"
+    "  --tests A,B       statistics to run (default: the battery for the kind\n"
+    "                    and size; see 'shufflebias list')\n"
+    "  --param K=V       an algorithm parameter (repeatable)\n"
+    "  --escalate K      re-run a suspect result up to K times (default 3,\n"
+    "                    at most 8; 0: never), each time on a seed derived\n"
+    "                    from --seed and twice the samples of the time before\n"
+    "  --threads N       threads making samples (default: one per core);\n"
+    "                    the counts are the same whatever N\n"
+    "  --memory SIZE     memory budget for the run's tables, such as 512M,\n"
+    "                    2G or 1.5GiB (K, M, G, T are powers of 1024;\n"
+    "                    default: half the memory the process may have,\n"
+    "                    at most 16G); fewer threads when they do not all\n"
+    "                    fit, refused (exit 2) when one does not\n"
+    "  --json FILE|-     also write the result as JSON ('-': stdout, and no table)\n"
+    "  --quiet           print nothing but errors (and no progress line);\n"
+    "                    the exit code tells\n"
+    "\n"
+    "long runs (algorithms and plug-ins):\n"
+    "  --state FILE      save the counts to FILE every minute and at the end;\n"
+    "                    Ctrl-C then lets the running chunks finish first\n"
+    "  --force           with --state (or --resume): replace an existing\n"
+    "                    FILE that is not this run's (it may hold another\n"
+    "                    run's counts)\n"
+    "  --resume FILE     go on with the run saved in FILE (which fixes the\n"
+    "                    algorithm, n, samples, seed and statistics) and keep\n"
+    "                    saving to it\n"
+    "  --part I/K        make only part I of K of the run's samples (chunks\n"
+    "                    of 65536 decks), to merge later with the other parts\n"
+    "                    made elsewhere: shufflebias merge A.state B.state\n"
+    "\n"
+    "Verdicts use Holm's correction over the statistics run: a statistic\n"
+    "whose Holm-adjusted p-value is below 1e-6 fails, below 1e-3 it is\n"
+    "suspect.  A fair shuffle fails one run in a million at most, so a CI\n"
+    "gate can trust a fail; a suspect run is re-run (--escalate) before\n"
+    "anything is reported, and ends pass or fail unless it stays suspect.\n"
+    "Exit codes: 0 no bias found, 1 bias found, 2 usage or input error,\n"
+    "3 inconclusive (still suspect after escalation, or nothing could be\n"
+    "judged), 130 interrupted (a partial report is written, its JSON\n"
+    "verdict 'incomplete').  A bad sample, or a program that ends,\n"
+    "crashes or writes garbage before the samples asked for, is an input\n"
+    "error (2): the report of the samples counted before it is still\n"
+    "written, its JSON verdict 'error'.  Recorded samples cannot be drawn\n"
+    "again, so --input never escalates (and takes no --seed).  See\n"
+    "docs/own-shuffle.md.\n";
+
+typedef struct test_options {
+    const char *alg, *plugin, *exec, *input;
+    uint64_t n, samples, seed;
+    int seed_given, samples_given, hands_given, rng_given;
+    /* Input options, for --exec and --input. */
+    const char *kind, *format, *card_order;
+    uint64_t hands, draw;
+    int one_based, skip_invalid;
+    int input_options;        /* how many of them were given */
+    const char *rng, *tests, *json;
+    int quiet;
+    unsigned escalate;
+    int escalate_given, n_given;
+    unsigned threads;         /* 0: one per core */
+    uint64_t memory;          /* --memory, 0: the default budget */
+    const char *state, *resume, *part;
+    int force;                /* --force: --state may replace a file */
+    unsigned part_i, part_k;
+    unsigned exec_timeout;    /* seconds; 0: no limit */
+    int exec_timeout_given;
+    char tests_buf[1024];     /* --resume: the statistics of the state */
+    const char *params[SB_CLI_PARAMS_MAX];
+    size_t n_params;
+} test_options;
+
+/* --part I/K: 1 <= I <= K.  0, or -1 after printing the error. */
+static int parse_part(const char *arg, unsigned *i, unsigned *k)
+{
+    char *slash;
+    unsigned long a = strtoul(arg, &slash, 10), b = 0;
+    if (slash != arg && *slash == '/' && slash[1] >= '0' && slash[1] <= '9') {
+        char *end;
+        b = strtoul(slash + 1, &end, 10);
+        if (*end || arg[0] < '0' || arg[0] > '9')
+            b = 0;
+    }
+    if (b < 1 || b > SB_DECK_MAX || a < 1 || a > b) {
+        sb_cli_error("invalid --part '%s': expected I/K with 1 <= I <= K, "
+                     "such as 1/2", arg);
+        return -1;
+    }
+    *i = (unsigned)a;
+    *k = (unsigned)b;
+    return 0;
+}
+
+/* With --resume the state file says what to run: any option that would
+   say otherwise is refused rather than ignored.  0, or -1 after printing
+   the error. */
+static int resume_options(int argc, char **argv, const test_options *o)
+{
+    const char *clash = optind != argc ? argv[optind]
+                      : o->input_options ? "--kind, --hands, --draw, "
+                                           "--format, --card-order, "
+                                           "--one-based and --skip-invalid"
+                      : o->n_given ? "--n"
+                      : o->samples_given ? "--samples"
+                      : o->seed_given ? "--seed"
+                      : o->rng_given ? "--rng"
+                      : o->tests ? "--tests"
+                      : o->n_params ? "--param"
+                      : o->escalate_given ? "--escalate"
+                      : o->part ? "--part" : NULL;
+    if (clash) {
+        sb_cli_error("test: --resume goes on with the run its state file "
+                     "describes; drop '%s'", clash);
+        return -1;
+    }
+    return 0;
+}
+
+/* --exec-timeout S: whole seconds, 0 for no limit.  0, or -1 after
+   printing the error. */
+static int parse_exec_timeout(const char *arg, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(arg, &end, 10);
+    if (errno || end == arg || *end || arg[0] < '0' || arg[0] > '9'
+        || v > 1000000) {
+        sb_cli_error("invalid --exec-timeout '%s': expected whole seconds "
+                     "from 0 (no limit) to 1000000", arg);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+/* Returns -1 after printing an error, 1 for --help, 0 otherwise. */
+static int parse(int argc, char **argv, test_options *o)
+{
+    enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_TESTS, O_PARAM, O_JSON,
+           O_QUIET, O_ESCALATE, O_HELP, O_PLUGIN, O_EXEC, O_INPUT, O_KIND,
+           O_HANDS, O_DRAW, O_FORMAT, O_ONE_BASED, O_SKIP_INVALID,
+           O_THREADS, O_STATE, O_RESUME, O_PART, O_FORCE, O_CARD_ORDER,
+           O_EXEC_TIMEOUT, O_MEMORY };
+    static const struct option longopts[] = {
+        { "n", required_argument, NULL, O_N },
+        { "samples", required_argument, NULL, O_SAMPLES },
+        { "seed", required_argument, NULL, O_SEED },
+        { "rng", required_argument, NULL, O_RNG },
+        { "tests", required_argument, NULL, O_TESTS },
+        { "param", required_argument, NULL, O_PARAM },
+        { "json", required_argument, NULL, O_JSON },
+        { "quiet", no_argument, NULL, O_QUIET },
+        { "escalate", required_argument, NULL, O_ESCALATE },
+        { "help", no_argument, NULL, O_HELP },
+        { "plugin", required_argument, NULL, O_PLUGIN },
+        { "exec", required_argument, NULL, O_EXEC },
+        { "input", required_argument, NULL, O_INPUT },
+        { "kind", required_argument, NULL, O_KIND },
+        { "hands", required_argument, NULL, O_HANDS },
+        { "draw", required_argument, NULL, O_DRAW },
+        { "format", required_argument, NULL, O_FORMAT },
+        { "one-based", no_argument, NULL, O_ONE_BASED },
+        { "skip-invalid", no_argument, NULL, O_SKIP_INVALID },
+        { "threads", required_argument, NULL, O_THREADS },
+        { "state", required_argument, NULL, O_STATE },
+        { "resume", required_argument, NULL, O_RESUME },
+        { "part", required_argument, NULL, O_PART },
+        { "force", no_argument, NULL, O_FORCE },
+        { "card-order", required_argument, NULL, O_CARD_ORDER },
+        { "exec-timeout", required_argument, NULL, O_EXEC_TIMEOUT },
+        { "memory", required_argument, NULL, O_MEMORY },
+        { NULL, 0, NULL, 0 }
+    };
+    *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT,
+                         .escalate = SB_ESCALATIONS_DEFAULT, .hands = 4,
+                         .exec_timeout = SB_EXEC_TIMEOUT_DEFAULT };
+    optind = 1;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
+        switch (c) {
+        case O_N:
+            if (sb_cli_opt_n(optarg, &o->n) != 0)
+                return -1;
+            o->n_given = 1;
+            break;
+        case O_THREADS:
+            if (sb_cli_opt_threads(optarg, &o->threads) != 0)
+                return -1;
+            break;
+        case O_MEMORY:
+            if (sb_cli_opt_memory(optarg, &o->memory) != 0)
+                return -1;
+            break;
+        case O_STATE: o->state = optarg; break;
+        case O_RESUME: o->resume = optarg; break;
+        case O_FORCE: o->force = 1; break;
+        case O_PART:
+            if (parse_part(optarg, &o->part_i, &o->part_k) != 0)
+                return -1;
+            o->part = optarg;
+            break;
+        case O_SAMPLES:
+            if (sb_cli_opt_count("samples", optarg, &o->samples) != 0)
+                return -1;
+            o->samples_given = 1;
+            break;
+        case O_SEED:
+            if (sb_cli_opt_seed(optarg, &o->seed) != 0)
+                return -1;
+            o->seed_given = 1;
+            break;
+        case O_RNG: o->rng = optarg; o->rng_given = 1; break;
+        case O_TESTS: o->tests = optarg; break;
+        case O_PARAM:
+            if (sb_cli_opt_param(o->params, &o->n_params, optarg) != 0)
+                return -1;
+            break;
+        case O_JSON: o->json = optarg; break;
+        case O_QUIET: o->quiet = 1; break;
+        case O_ESCALATE:
+            if (sb_cli_opt_escalate(optarg, &o->escalate) != 0)
+                return -1;
+            o->escalate_given = 1;
+            break;
+        case O_HELP: return 1;
+        case O_PLUGIN: o->plugin = optarg; break;
+        case O_EXEC: o->exec = optarg; break;
+        case O_EXEC_TIMEOUT:
+            if (parse_exec_timeout(optarg, &o->exec_timeout) != 0)
+                return -1;
+            o->exec_timeout_given = 1;
+            break;
+        case O_INPUT: o->input = optarg; break;
+        case O_KIND: o->kind = optarg; o->input_options++; break;
+        case O_FORMAT: o->format = optarg; o->input_options++; break;
+        case O_CARD_ORDER:
+            o->card_order = optarg;
+            o->input_options++;
+            break;
+        case O_ONE_BASED: o->one_based = 1; o->input_options++; break;
+        case O_SKIP_INVALID: o->skip_invalid = 1; o->input_options++; break;
+        case O_HANDS:
+        case O_DRAW:
+            if (sb_cli_parse_count(optarg, c == O_HANDS ? &o->hands
+                                                        : &o->draw) != 0
+                || (c == O_HANDS ? o->hands : o->draw) > SB_DECK_MAX) {
+                sb_cli_error("invalid --%s '%s': expected 1 to %u",
+                             c == O_HANDS ? "hands" : "draw", optarg,
+                             SB_DECK_MAX);
+                return -1;
+            }
+            o->hands_given |= c == O_HANDS;
+            o->input_options++;
+            break;
+        default:
+            sb_cli_bad_option("test", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (o->exec_timeout_given && !o->exec) {
+        sb_cli_error("test: --exec-timeout goes with --exec");
+        return -1;
+    }
+    if (!!o->plugin + !!o->exec + !!o->input > 1) {
+        sb_cli_error("test: one of --plugin, --exec and --input at a time");
+        return -1;
+    }
+    if ((o->exec || o->input) && (o->state || o->resume || o->part)) {
+        sb_cli_error("test: --%s is for algorithms and plug-ins: a "
+                     "program's or a file's samples cannot be made again "
+                     "from a seed", o->state ? "state"
+                                             : o->resume ? "resume" : "part");
+        return -1;
+    }
+    /* --resume saves to its file too (the state path it sets), which
+       --force may name as well: accepted, though that file is always
+       the run's own to replace. */
+    if (o->force && !o->state && !o->resume) {
+        sb_cli_error("test: --force goes with --state (or --resume)");
+        return -1;
+    }
+    if (o->resume)
+        return resume_options(argc, argv, o);
+    if (o->part && !o->seed_given) {
+        sb_cli_error("test: --part needs --seed: every part must draw from "
+                     "the same seed");
+        return -1;
+    }
+    if (o->part && o->escalate_given && o->escalate > 0) {
+        sb_cli_error("test: --part makes one part of a run, whose verdict "
+                     "is only the merged one's: escalate after 'shufflebias "
+                     "merge', not in a part");
+        return -1;
+    }
+    if (o->part) {
+        o->escalate = 0;
+        if (strcmp(o->rng, SB_RNG_DEFAULT) != 0) {
+            sb_cli_error("test: --part needs the random-access source '%s': "
+                         "'%s' is one stream, so part I would make every "
+                         "chunk before its own", SB_RNG_DEFAULT, o->rng);
+            return -1;
+        }
+    }
+    if (o->exec || o->input) {
+        if (optind != argc) {
+            sb_cli_error("test: --%s takes no algorithm name (got '%s')",
+                         o->exec ? "exec" : "input", argv[optind]);
+            return -1;
+        }
+        if (o->input && o->seed_given) {
+            sb_cli_error("test: --seed means nothing to recorded samples: "
+                         "they were drawn already (with --exec, the "
+                         "program is handed it)");
+            return -1;
+        }
+        if (o->n_params || o->rng_given) {
+            sb_cli_error("test: --%s is for algorithms; a program draws "
+                         "from its own generator and reads what it needs "
+                         "from its environment", o->n_params ? "param"
+                                                             : "rng");
+            return -1;
+        }
+        if (o->skip_invalid && o->kind && strcmp(o->kind, "draw") == 0
+            && !o->draw) {
+            sb_cli_error("test: --skip-invalid with --kind draw needs "
+                         "--draw K: a bad first line must not set the "
+                         "size of every hand");
+            return -1;
+        }
+        return 0;
+    }
+    if (o->input_options) {
+        sb_cli_error("test: --kind, --hands, --draw, --format, --card-order, "
+                     "--one-based and --skip-invalid go with --exec or "
+                     "--input");
+        return -1;
+    }
+    return sb_cli_shuffle_name("test", argc, argv, optind, o->plugin,
+                               &o->alg);
+}
+
+/* The reader's spec from the input options: 0, or -1 after printing the
+   error. */
+static int input_spec(const test_options *o, sb_input_spec *in)
+{
+    *in = (sb_input_spec){ .one_based = o->one_based,
+                           .skip_invalid = o->skip_invalid };
+    if (o->format && sb_format_find(o->format, &in->format) != SB_OK) {
+        sb_cli_error("unknown format '%s'; valid: text, cards, u8, u16, pbn",
+                     o->format);
+        return -1;
+    }
+    if (o->card_order) {
+        unsigned char number[52];
+        char why[160];
+        if (sb_card_order_parse(o->card_order, number, why, sizeof why)
+            != SB_OK) {
+            sb_cli_error("invalid --card-order '%s': %s", o->card_order, why);
+            return -1;
+        }
+        in->card_order = o->card_order;
+    }
+    /* PBN holds bridge deals and nothing else: it needs no --kind. */
+    in->shape.kind = in->format == SB_FORMAT_PBN ? SB_KIND_DEAL
+                                                 : SB_KIND_PERMUTATION;
+    if (o->kind && sb_cli_opt_kind(o->kind, &in->shape.kind) != 0)
+        return -1;
+    in->shape.n = (size_t)o->n;
+    in->shape.len = (size_t)o->n;
+    if (in->shape.kind == SB_KIND_DEAL) {
+        in->shape.hands = (unsigned)o->hands;
+    } else if (o->hands_given) {
+        sb_cli_error("--hands goes with --kind deal");
+        return -1;
+    }
+    if (in->shape.kind == SB_KIND_DRAW) {
+        if (o->draw > o->n) {
+            sb_cli_error("--draw %llu: a hand cannot hold more than the "
+                         "%llu cards of the deck", (unsigned long long)o->draw,
+                         (unsigned long long)o->n);
+            return -1;
+        }
+        in->shape.len = (size_t)o->draw;    /* 0: from the first sample */
+    } else if (o->draw) {
+        sb_cli_error("--draw goes with --kind draw");
+        return -1;
+    }
+    return 0;
+}
+
+static int exit_code(const sb_report *rep)
+{
+    if (rep->run.partial)
+        return SB_EXIT_INTERRUPTED;
+    switch (rep->verdict) {
+    case SB_VERDICT_FAIL: return SB_EXIT_FAIL;
+    case SB_VERDICT_SUSPECT: return SB_EXIT_SUSPECT;
+    default: return SB_EXIT_PASS;
+    }
+}
+
+/* Samples from a program or a file. */
+static int test_external(const sb_cli *cli, const test_options *o)
+{
+    sb_external_spec spec = { .command = o->exec, .path = o->input,
+                              .idle_seconds = o->exec_timeout,
+                              .memory = o->memory };
+    if (input_spec(o, &spec.input) != 0)
+        return SB_EXIT_USAGE;
+    spec.input.stop = cli->stop;
+    /* A file holds what it holds: read all of it unless told a count. */
+    const uint64_t samples = o->input && !o->samples_given ? 0 : o->samples;
+    const uint64_t seed = o->seed_given ? o->seed : sb_cli_fresh_seed();
+    sb_report rep;
+    sb_input_info info;
+    int input_error;
+    int rc = sb_cli_run_external(&spec, seed, samples, o->tests, o->quiet,
+                                 o->input ? 0 : o->escalate, &rep, &info,
+                                 &input_error);
+    if (rc != 0)
+        return rc > 0 ? SB_EXIT_INTERRUPTED : SB_EXIT_USAGE;
+    int code = input_error ? SB_EXIT_USAGE : exit_code(&rep);
+    code = sb_cli_report(&rep, o->json, o->quiet, code);
+    if (input_error)
+        sb_cli_error("%s: %s", o->exec ? "--exec" : "--input", info.error);
+    else if (rep.run.partial)
+        sb_cli_error("interrupted: the report covers the %" PRIu64
+                     " samples counted", rep.run.done);
+    sb_report_release(&rep);
+    return code;
+}
+
+/* The words of an --exec command that name files (the program, a script
+   it runs, a file it reads) are inputs too: a report written over one
+   would destroy the user's program.  0, or -1 after printing the error. */
+static int check_exec_words(const test_options *o, const sb_cli_path *out)
+{
+    if (!o->exec || !out->path)
+        return 0;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", o->exec);
+    static const char sep[] = " \t\n;&|()<>";
+    char *save = NULL;
+    for (char *w = strtok_r(buf, sep, &save); w;
+         w = strtok_r(NULL, sep, &save)) {
+        const size_t len = strlen(w);
+        if (len >= 2 && (w[0] == '\'' || w[0] == '"') && w[len - 1] == w[0]) {
+            w[len - 1] = '\0';
+            w++;
+        }
+        struct stat st;
+        if (stat(w, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        const sb_cli_path word = { "--exec", w };
+        if (sb_cli_distinct(out, &word, 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Before anything runs: no output is an input or another output (the
+   state may be the file resumed: it is meant to be), and the JSON
+   report can be written.  0, or -1 after printing the error. */
+static int check_outputs(const test_options *o)
+{
+    const sb_cli_path json = { "--json", o->json },
+                      state = { "--state", o->state },
+                      others[] = { { "--plugin", o->plugin },
+                                   { "--input", o->input },
+                                   { "--resume", o->resume },
+                                   { "--state", o->state } };
+    if (sb_cli_distinct(&json, others, 4) != 0
+        || sb_cli_distinct(&state, others, 2) != 0
+        || check_exec_words(o, &json) != 0)
+        return -1;
+    return sb_cli_can_write(o->json);
+}
+
+/* A state file keeps the plug-in's path and the shuffle's name in fields
+   of fixed size: a longer one would be cut, and the run could not be
+   resumed or merged.  0, or -1 after printing the error. */
+static int fits_state(const test_options *o, const sb_shuffle_type *t)
+{
+    const sb_state *st = NULL;
+    if (!o->state)
+        return 0;
+    if (o->plugin && strlen(o->plugin) >= sizeof st->plugin) {
+        sb_cli_error("the plug-in's path is %zu bytes long; a state file "
+                     "keeps at most %zu: move it to a shorter path",
+                     strlen(o->plugin), sizeof st->plugin - 1);
+        return -1;
+    }
+    if (strlen(t->name) >= sizeof st->algorithm) {
+        sb_cli_error("the shuffle's name is %zu bytes long; a state file "
+                     "keeps at most %zu", strlen(t->name),
+                     sizeof st->algorithm - 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* Read the state file of --resume and take the run from it: algorithm,
+   plug-in, n, parameters, source, statistics, seed, samples, escalations,
+   part.  0, or -1 after printing the error. */
+static int load_resumed(test_options *o, sb_state *st)
+{
+    char err[768];
+    if (sb_state_read(o->resume, st, err, sizeof err) != SB_OK) {
+        sb_cli_error("%s", err);
+        return -1;
+    }
+    if (st->stream_version != SB_STREAM_VERSION
+        || st->chunk_samples != SB_CHUNK_SAMPLES
+        || st->block_samples != SB_BLOCK_SAMPLES) {
+        sb_cli_error("state file '%s' was made with stream version %llu "
+                     "(chunks of %llu, blocks of %llu); this program makes "
+                     "version %d (%u, %u): its decks would not be the same",
+                     o->resume, (unsigned long long)st->stream_version,
+                     (unsigned long long)st->chunk_samples,
+                     (unsigned long long)st->block_samples,
+                     SB_STREAM_VERSION, SB_CHUNK_SAMPLES, SB_BLOCK_SAMPLES);
+        sb_state_free(st);
+        return -1;
+    }
+    /* A state file names its plug-in but never loads it: the code to run
+       is given on the command line again. */
+    if (st->plugin[0] && !o->plugin) {
+        sb_cli_error("state file '%s' is a run of '%s' from the plug-in "
+                     "'%s': give --plugin SO to load it again", o->resume,
+                     st->algorithm, st->plugin);
+        sb_state_free(st);
+        return -1;
+    }
+    if (!st->plugin[0] && o->plugin) {
+        sb_cli_error("state file '%s' is a run of the built-in '%s': drop "
+                     "--plugin", o->resume, st->algorithm);
+        sb_state_free(st);
+        return -1;
+    }
+    o->alg = st->algorithm;
+    o->n = st->shape.n;
+    o->rng = st->rng;
+    o->seed = st->seed;
+    o->seed_given = 1;
+    o->samples = st->samples;
+    o->escalate = st->escalations;
+    o->part_i = st->part;
+    o->part_k = st->parts;
+    sb_state_tests(st, o->tests_buf, sizeof o->tests_buf);
+    o->tests = o->tests_buf;
+    if (!o->state)
+        o->state = o->resume;
+    return 0;
+}
+
+/* With --resume: the parameters in the state file, set on 'args' (which
+   holds the defaults).  0, or -1 after printing the error. */
+static int same_params(const test_options *o, const sb_state *st,
+                       const sb_shuffle_type *t, sb_shuffle_args *args)
+{
+    if (!st)
+        return 0;
+    char buf[sizeof st->params];
+    memcpy(buf, st->params, sizeof buf);
+    buf[sizeof buf - 1] = '\0';
+    for (char *kv = strtok(buf, ","); kv; kv = strtok(NULL, ","))
+        if (sb_shuffle_set_param(t, args, kv) != SB_OK) {
+            sb_cli_error("state file '%s': '%s' has no parameter '%s'",
+                         o->resume, t->name, kv);
+            return -1;
+        }
+    char now[sizeof st->params];
+    sb_shuffle_format_params(t, args, now, sizeof now);
+    sb_shape shape;
+    sb_shuffle_shape(t, args, &shape);
+    if (strcmp(now, st->params) != 0 || shape.kind != st->shape.kind
+        || shape.len != st->shape.len || shape.hands != st->shape.hands) {
+        sb_cli_error("state file '%s': its samples are not those of '%s' "
+                     "with %s", o->resume, t->name,
+                     st->params[0] ? st->params : "no parameters");
+        return -1;
+    }
+    return 0;
+}
+
+int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
+{
+    test_options o;
+    int prc = parse(argc, argv, &o);
+    if (prc != 0) {
+        if (prc > 0)
+            fputs(usage, stdout);
+        return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
+    }
+    if (check_outputs(&o) != 0)
+        return SB_EXIT_USAGE;
+    if (o.exec || o.input)
+        return test_external(cli, &o);
+    sb_state resumed;
+    if (o.resume && load_resumed(&o, &resumed) != 0)
+        return SB_EXIT_USAGE;
+    if (o.state && sb_cli_can_save(o.state, o.resume, o.force) != 0) {
+        if (o.resume)
+            sb_state_free(&resumed);
+        return SB_EXIT_USAGE;
+    }
+    sb_plugin_handle *plugin;
+    const sb_shuffle_type *t = sb_cli_shuffle(o.alg, o.plugin, o.n, &plugin);
+    if (!t || fits_state(&o, t) != 0) {
+        if (plugin)
+            sb_plugin_close(plugin);
+        if (o.resume)
+            sb_state_free(&resumed);
+        return SB_EXIT_USAGE;
+    }
+    int code = SB_EXIT_USAGE;
+    sb_run_config cfg = {
+        .alg = t,
+        .args = { .n = (size_t)o.n },
+        .samples = o.samples,
+        .seed = o.seed_given ? o.seed : sb_cli_fresh_seed(),
+        .rng = o.rng,
+        .plugin = o.plugin,
+        .threads = o.threads ? o.threads : sb_cli_threads_default(),
+        .stop = cli->stop,
+        .memory = o.memory,
+    };
+    sb_cli_keep keep = { .path = o.state,
+                               .resume = o.resume ? &resumed : NULL,
+                               .part = o.part_i, .parts = o.part_k };
+    sb_report rep;
+    if (sb_cli_check_rng(o.rng) == 0
+        && sb_cli_set_params(t, o.params, o.n_params, &cfg.args) == 0
+        && same_params(&o, o.resume ? &resumed : NULL, t, &cfg.args) == 0
+        && sb_cli_run(&cfg, o.tests, o.quiet, o.escalate, &keep, &rep) == 0) {
+        /* A run whose state was lost failed, whatever its counts say. */
+        if (o.state && keep.save_failed)
+            rep.run.error = keep.save_error;
+        sb_cli_memory_note(&rep, o.quiet);
+        /* A plug-in's bad sample: exit 2, the partial report kept. */
+        const int bad = rep.run.bad_sample[0] != '\0';
+        code = sb_cli_report(&rep, o.json, o.quiet,
+                             bad ? SB_EXIT_USAGE : exit_code(&rep));
+        const int saved = o.state && !keep.save_failed;
+        if (bad)
+            sb_cli_error("--plugin %s: %s", o.plugin ? o.plugin : t->name,
+                         rep.run.bad_sample);
+        else if (rep.run.partial)
+            sb_cli_error("interrupted: the report covers the %" PRIu64
+                         " samples done of %" PRIu64 "%s%s", rep.run.done,
+                         rep.run.samples, saved ? "; go on with "
+                         "--resume " : "", saved ? o.state : "");
+        if (o.state && keep.save_failed) {
+            sb_cli_error("the state of this run could not be saved to '%s' "
+                         "(see above)", o.state);
+            code = SB_EXIT_USAGE;
+        }
+        sb_report_release(&rep);
+    }
+    if (plugin)
+        sb_plugin_close(plugin);
+    if (o.resume)
+        sb_state_free(&resumed);
+    return code;
+}
