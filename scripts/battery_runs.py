@@ -2,10 +2,10 @@
 battery_runs.py - what scripts/calibrate and scripts/power share.
 
 Both run 'shufflebias test' many times and read nothing but its command line
-and its JSON (README, "--json"): the exit code, 'verdict', 'tests[]' with
-'name', 'p_value', 'p_adjusted', 'verdict' and, for a discrete statistic,
-'p_interval'; 'stages[]' when the run escalated.  So a statistic added to
-the battery is picked up here without a change.  Options the binary may not
+and its JSON (docs/guarantees.md, "Verdicts in JSON"): the exit code,
+'verdict', 'tests[]' with 'name', 'p_value', 'p_adjusted', 'verdict' and,
+for a discrete statistic, 'p_interval'; 'stages[]' when the run escalated.
+So a statistic added to the battery is picked up here without a change.  Options the binary may not
 have yet ('--escalate', '--threads') are passed only when 'test --help'
 lists them.
 
@@ -43,7 +43,7 @@ from typing import Optional, Tuple
 # The source tree this file sits in (scripts/..): reports are written there.
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# Exit codes of 'shufflebias test' (README, "Exit codes").
+# Exit codes of 'shufflebias test' (docs/guarantees.md, "Exit codes").
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_SUSPECT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
