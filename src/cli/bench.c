@@ -664,18 +664,11 @@ static battery_figures battery(const bench *b)
 
 /* ---- the targets ------------------------------------------------------- */
 
-typedef struct target {
-    const char *name;
-    const char *compare;             /* "at most" or "at least" */
-    double limit, measured;
-    int met;
-} target;
-
 #define TARGETS_MAX 5
 
 /* The targets whose rows were run (all four with fisher-yates among the
    algorithms). */
-static size_t targets(const bench *b, target *t)
+static size_t targets(const bench *b, sb_bench_target *t)
 {
     size_t m = 0;
     const bench_row *bare = find_row(b, ROW_BARE, 52, 1);
@@ -683,168 +676,28 @@ static size_t targets(const bench *b, target *t)
     const bench_row *checked = find_row(b, ROW_CHECKED, 52, 1);
     const battery_figures f = battery(b);
     if (bare)
-        t[m++] = (target){ "fisher-yates n=52 bare: time / GSL's",
+        t[m++] = (sb_bench_target){ "fisher-yates n=52 bare: time / GSL's",
                            "at most", TARGET_BARE_RATIO, bare->ratio,
                            bare->ratio <= TARGET_BARE_RATIO };
     if (pos)
-        t[m++] = (target){ "fisher-yates n=52 + position: time / GSL's",
+        t[m++] = (sb_bench_target){ "fisher-yates n=52 + position: time / GSL's",
                            "at most", TARGET_POSITION_RATIO, pos->ratio,
                            pos->ratio <= TARGET_POSITION_RATIO };
     if (pos && checked) {
         const double cost = checked->median / pos->median - 1.0;
-        t[m++] = (target){ "fisher-yates n=52: cost of checking samples",
+        t[m++] = (sb_bench_target){ "fisher-yates n=52: cost of checking samples",
                            "at most", TARGET_CHECK_COST, cost,
                            cost <= TARGET_CHECK_COST };
     }
     if (f.one && f.two) {
-        t[m++] = (target){ "battery n=52: 2-thread speed-up", "at least",
+        t[m++] = (sb_bench_target){ "battery n=52: 2-thread speed-up", "at least",
                            TARGET_SPEEDUP, f.speedup,
                            f.speedup >= TARGET_SPEEDUP };
-        t[m++] = (target){ "battery n=52: decks/s per core", "at least",
+        t[m++] = (sb_bench_target){ "battery n=52: decks/s per core", "at least",
                            TARGET_PER_CORE, f.per_core,
                            f.per_core >= TARGET_PER_CORE };
     }
     return m;
-}
-
-/* ---- rendering --------------------------------------------------------- */
-
-static void fmt_ns(char *buf, size_t len, double ns)
-{
-    snprintf(buf, len, ns < 10 ? "%.2f" : ns < 1000 ? "%.1f" : "%.0f", ns);
-}
-
-static void print_text(const bench *b)
-{
-    printf("shufflebias bench: %u round%s, every row once per round in "
-           "turn%s\n", b->rounds_done, b->rounds_done > 1 ? "s" : "",
-           b->quick ? " (--quick: tiny runs, figures not meaningful)" : "");
-    printf("ns per deck (exact: per path); spread: min-max over the rounds; "
-           "x GSL: median / GSL's median at the same n\n\n");
-    printf("%-34s %5s %3s %11s %21s %8s\n", "row", "n", "thr", "median ns",
-           "spread ns", "x GSL");
-    for (size_t i = 0; i < b->n_rows; i++) {
-        const bench_row *r = &b->rows[i];
-        char med[32], lo[32], hi[32], spread[72];
-        fmt_ns(med, sizeof med, r->median);
-        fmt_ns(lo, sizeof lo, r->min);
-        fmt_ns(hi, sizeof hi, r->max);
-        snprintf(spread, sizeof spread, "%s-%s", lo, hi);
-        if (i > 0 && r->args.n != b->rows[i - 1].args.n)
-            putchar('\n');
-        printf("%-34s %5zu %3u %11s %21s %8.4f\n", r->name, r->args.n,
-               r->threads, med, spread, r->ratio);
-    }
-    const battery_figures f = battery(b);
-    if (f.one && f.two)
-        printf("\nbattery on 52 cards (%zu statistics): 1 thread %.3gM "
-               "decks/s; %u threads %.3gM decks/s (%.3gM per core); "
-               "speed-up %.2fx\n", f.one->n_stats, f.rate_one / 1e6,
-               BATTERY_THREADS, f.rate_two / 1e6,
-               f.rate_two / BATTERY_THREADS / 1e6, f.speedup);
-    for (size_t i = 0; i < b->n_skipped; i++)
-        printf("%s%s\n", i == 0 ? "\nnot run:\n  " : "  ", b->skipped[i]);
-    target t[TARGETS_MAX];
-    const size_t m = targets(b, t);
-    printf("\ntargets:\n");
-    if (m == 0)
-        printf("  none measured: they are read off fisher-yates's rows\n");
-    for (size_t i = 0; i < m; i++)
-        printf("  %-44s %-8s %-9.4g measured %-10.4g %s\n", t[i].name,
-               t[i].compare, t[i].limit, t[i].measured,
-               t[i].met ? "met" : "NOT MET");
-}
-
-static json_t *row_json(const bench *b, const bench_row *r)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(r->name));
-    json_object_set_new(o, "kind", json_string(kind_names[r->kind]));
-    json_object_set_new(o, "algorithm", r->kind == ROW_GSL
-                        ? json_string("gsl_ran_shuffle")
-                        : json_string(r->alg->name));
-    json_object_set_new(o, "n", json_integer((json_int_t)r->args.n));
-    json_object_set_new(o, "threads", json_integer(r->threads));
-    json_object_set_new(o, "rounds", json_integer(b->rounds_done));
-    json_object_set_new(o, "unit", json_string(r->kind == ROW_EXACT
-                                               ? "path" : "deck"));
-    json_object_set_new(o, "per_measurement",
-                        json_integer((json_int_t)r->count));
-    json_object_set_new(o, "median_ns", json_real(r->median));
-    json_object_set_new(o, "min_ns", json_real(r->min));
-    json_object_set_new(o, "max_ns", json_real(r->max));
-    json_object_set_new(o, "ratio_to_gsl", json_real(r->ratio));
-    json_t *ns = json_array();
-    for (unsigned k = 0; k < b->rounds_done; k++)
-        json_array_append_new(ns, json_real(r->ns[k]));
-    json_object_set_new(o, "ns", ns);
-    if (r->n_stats) {
-        json_t *names = json_array();
-        for (size_t k = 0; k < r->n_stats; k++)
-            json_array_append_new(names, json_string(r->stats[k]->name));
-        json_object_set_new(o, "statistics", names);
-    }
-    if (r->kind == ROW_BATTERY) {
-        const double rate = 1e9 / r->median;
-        json_object_set_new(o, "decks_per_second", json_real(rate));
-        json_object_set_new(o, "decks_per_second_per_core",
-                            json_real(rate / r->threads));
-    }
-    return o;
-}
-
-static json_t *bench_json(const bench *b)
-{
-    json_t *root = json_object();
-    json_object_set_new(root, "command", json_string("bench"));
-    json_object_set_new(root, "rounds", json_integer(b->rounds_done));
-    json_object_set_new(root, "rounds_asked", json_integer(b->rounds));
-    json_object_set_new(root, "quick", json_boolean(b->quick));
-    json_object_set_new(root, "partial",
-                        json_boolean(b->rounds_done < b->rounds));
-    json_object_set_new(root, "spread", json_string("min-max"));
-    json_object_set_new(root, "ratio", json_string("median_ns / median_ns "
-                                                   "of the gsl row at the "
-                                                   "same n"));
-    json_object_set_new(root, "reference",
-                        json_string("gsl_ran_shuffle on gsl_rng_mt19937, "
-                                    "uint16_t elements"));
-    json_t *rows = json_array();
-    for (size_t i = 0; i < b->n_rows; i++)
-        json_array_append_new(rows, row_json(b, &b->rows[i]));
-    json_object_set_new(root, "rows", rows);
-    const battery_figures f = battery(b);
-    if (f.one && f.two) {
-        json_t *bat = json_object();
-        json_object_set_new(bat, "statistics",
-                            json_integer((json_int_t)f.one->n_stats));
-        json_object_set_new(bat, "decks_per_second_1_thread",
-                            json_real(f.rate_one));
-        json_object_set_new(bat, "decks_per_second_2_threads",
-                            json_real(f.rate_two));
-        json_object_set_new(bat, "decks_per_second_per_core",
-                            json_real(f.per_core));
-        json_object_set_new(bat, "speedup_2_threads", json_real(f.speedup));
-        json_object_set_new(root, "battery", bat);
-    }
-    json_t *skipped = json_array();
-    for (size_t i = 0; i < b->n_skipped; i++)
-        json_array_append_new(skipped, json_string(b->skipped[i]));
-    json_object_set_new(root, "not_run", skipped);
-    target t[TARGETS_MAX];
-    const size_t m = targets(b, t);
-    json_t *list = json_array();
-    for (size_t i = 0; i < m; i++) {
-        json_t *o = json_object();
-        json_object_set_new(o, "name", json_string(t[i].name));
-        json_object_set_new(o, "compare", json_string(t[i].compare));
-        json_object_set_new(o, "limit", json_real(t[i].limit));
-        json_object_set_new(o, "measured", json_real(t[i].measured));
-        json_object_set_new(o, "met", json_boolean(t[i].met));
-        json_array_append_new(list, o);
-    }
-    json_object_set_new(root, "targets", list);
-    return root;
 }
 
 /* ---- the command ------------------------------------------------------- */
@@ -877,17 +730,55 @@ static const sb_shuffle_type **algorithms(const bench_options *o,
     return algs;
 }
 
+/* What reports/ renders of 'b': the rows, the battery's figures, the
+   rows left out and the targets.  'rows', 'skipped' and 't' have room
+   for b's rows, its skipped rows and TARGETS_MAX. */
+static sb_bench_report bench_report(const bench *b, sb_bench_row *rows,
+                                    const char **skipped, sb_bench_target *t)
+{
+    for (size_t i = 0; i < b->n_rows; i++) {
+        const bench_row *r = &b->rows[i];
+        rows[i] = (sb_bench_row){
+            .name = r->name, .kind = kind_names[r->kind],
+            .algorithm = r->kind == ROW_GSL ? "gsl_ran_shuffle"
+                                            : r->alg->name,
+            .n = r->args.n, .threads = r->threads, .count = r->count,
+            .ns = r->ns, .median = r->median, .min = r->min, .max = r->max,
+            .ratio = r->ratio, .stats = r->stats, .n_stats = r->n_stats };
+    }
+    for (size_t i = 0; i < b->n_skipped; i++)
+        skipped[i] = b->skipped[i];
+    const battery_figures f = battery(b);
+    return (sb_bench_report){
+        .rounds = b->rounds_done, .rounds_asked = b->rounds,
+        .quick = b->quick, .rows = rows, .n_rows = b->n_rows,
+        .battery_stats = f.one && f.two ? f.one->n_stats : 0,
+        .battery_threads = BATTERY_THREADS, .rate_one = f.rate_one,
+        .rate_two = f.rate_two, .per_core = f.per_core,
+        .speedup = f.speedup, .skipped = skipped,
+        .n_skipped = b->n_skipped, .targets = t,
+        .n_targets = targets(b, t) };
+}
+
 static int report(const bench_options *o, const bench *b)
 {
     int code = SB_EXIT_PASS;
+    sb_bench_row *rows = calloc(b->n_rows ? b->n_rows : 1, sizeof *rows);
+    if (!rows) {
+        sb_cli_error("out of memory");
+        return SB_EXIT_USAGE;
+    }
+    const char *skipped[SKIPPED_MAX];
+    sb_bench_target t[TARGETS_MAX];
+    const sb_bench_report rep = bench_report(b, rows, skipped, t);
     const int json_on_stdout = o->json && strcmp(o->json, "-") == 0;
     if (!o->quiet && !json_on_stdout)
-        print_text(b);
+        sb_render_bench_text(stdout, &rep);
     if (o->json) {
         sb_outfile out;
         const int rc = sb_cli_open_out(&out, o->json) != 0 ? -1
                      : sb_cli_close_out(&out, sb_render_json_value(out.f,
-                                              bench_json(b)) == SB_OK);
+                                              sb_bench_json(&rep)) == SB_OK);
         if (rc < 0)
             code = SB_EXIT_USAGE;
         else if (rc > 0) {
@@ -897,6 +788,7 @@ static int report(const bench_options *o, const bench *b)
             code = SB_EXIT_INTERRUPTED;
         }
     }
+    free(rows);
     return code;
 }
 
