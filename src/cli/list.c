@@ -12,6 +12,7 @@
 
 #include "algorithms/registry.h"
 #include "base/rng.h"
+#include "sources/input.h"
 #include "stats/registry.h"
 
 static const char *literature_str(sb_literature l)
@@ -164,6 +165,9 @@ static void list_names(const char *what)
         for (const sb_command *const *c = sb_commands; *c; c++)
             puts((*c)->name);
         puts("help");
+    } else if (strcmp(what, "formats") == 0) {
+        for (int f = SB_FORMAT_TEXT; f <= SB_FORMAT_PBN; f++)
+            puts(sb_format_str((sb_format)f));
     } else {
         for (unsigned k = SB_KIND_PERMUTATION; k <= SB_KIND_DEAL; k <<= 1)
             puts(sb_kind_str((sb_kind)k));
@@ -176,19 +180,21 @@ typedef struct list_options {
     const char *options;      /* --options COMMAND */
 } list_options;
 
-/* --names WHAT: algorithms, statistics, rngs, commands or kinds. */
+/* --names WHAT: algorithms, statistics, rngs, commands, kinds or
+   formats. */
 static int set_names(const sb_option *opt, const char *arg, void *base)
 {
     (void)opt;
     static const char *const valid[] = { "algorithms", "statistics", "rngs",
-                                         "commands", "kinds", NULL };
+                                         "commands", "kinds", "formats",
+                                         NULL };
     for (size_t i = 0; valid[i]; i++)
         if (strcmp(arg, valid[i]) == 0) {
             ((list_options *)base)->names = arg;
             return 0;
         }
     sb_cli_error("invalid --names '%s': expected algorithms, statistics, "
-                 "rngs, commands or kinds", arg);
+                 "rngs, commands, kinds or formats", arg);
     return -1;
 }
 
@@ -212,7 +218,8 @@ static const sb_option options[] = {
         "everything as one JSON document, for scripts"),
     ROW("names", "WHAT", names, set_names,
         "only the names of WHAT, one a line: algorithms, statistics, rngs "
-        "(the randomness sources of --rng), commands or kinds"),
+        "(the randomness sources of --rng), commands, kinds (of sample) or "
+        "formats (of --input and --exec)"),
     ROW("options", "COMMAND", options, set_options,
         "the options of COMMAND, one a line, each with the name of its "
         "argument if it takes one"),
@@ -226,7 +233,7 @@ const sb_command sb_command_list = {
     .summary = "algorithms, statistics and randomness sources",
     .synopsis =
     "usage: shufflebias list [--json]\n"
-    "       shufflebias list --names algorithms|statistics|rngs|commands|kinds\n"
+    "       shufflebias list --names WHAT\n"
     "       shufflebias list --options COMMAND\n"
     "\n"
     "List the algorithms (with their kind, what the literature says of them\n"
