@@ -5,10 +5,12 @@
 #ifndef SB_REPORTS_RENDER_H
 #define SB_REPORTS_RENDER_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
 #include "shufflebias/exact.h"
 #include "shufflebias/report.h"
+#include "shufflebias/stat.h"
 
 /* The terminal table: one row per statistic, the verdict, the run's
    parameters and its time.  SB_OK or SB_EIO. */
@@ -69,5 +71,56 @@ int sb_render_exact_markdown(FILE *f, const char *title,
 
 /* A p-value as people read it: "0.4172", "3.1e-09", "< 1e-300". */
 void sb_render_pvalue(char *buf, size_t len, double p, int underflow);
+
+/* The figures of 'shufflebias bench': the command measures them, these
+   render them (reports/bench.c). */
+typedef struct sb_bench_row {
+    const char *name;         /* "fisher-yates + position" */
+    const char *kind;         /* gsl, bare, position, battery, exact or
+                                 checked */
+    const char *algorithm;    /* "gsl_ran_shuffle" or the shuffle's name */
+    size_t n;                 /* deck size */
+    unsigned threads;
+    uint64_t count;           /* decks (exact: paths) per measurement */
+    const double *ns;         /* ns per deck (exact: per path), one per
+                                 round done */
+    double median, min, max;  /* over the rounds done */
+    double ratio;             /* median / the GSL row's median at this n */
+    const sb_stat_type *const *stats;   /* the statistics counted */
+    size_t n_stats;
+} sb_bench_row;
+
+/* A target, the figure measured and whether it is met. */
+typedef struct sb_bench_target {
+    const char *name;
+    const char *compare;      /* "at most" or "at least" */
+    double limit, measured;
+    int met;
+} sb_bench_target;
+
+typedef struct sb_bench_report {
+    unsigned rounds;          /* finished by every row */
+    unsigned rounds_asked;
+    int quick;                /* --quick: tiny runs */
+    const sb_bench_row *rows; /* in table order: by n, GSL's row first */
+    size_t n_rows;
+    /* The battery of fisher-yates on 52 cards, on 1 thread and on
+       'battery_threads' (battery_stats 0: not run). */
+    size_t battery_stats;
+    unsigned battery_threads;
+    double rate_one, rate_two;  /* decks per second */
+    double per_core;          /* the smaller of rate_one and rate_two per
+                                 thread */
+    double speedup;           /* rate_two / rate_one */
+    const char *const *skipped;         /* rows left out, and why */
+    size_t n_skipped;
+    const sb_bench_target *targets;
+    size_t n_targets;
+} sb_bench_report;
+
+/* The table for people; SB_OK or SB_EIO. */
+int sb_render_bench_text(FILE *f, const sb_bench_report *b);
+/* {"command": "bench", ...} (new reference), NULL when out of memory. */
+json_t *sb_bench_json(const sb_bench_report *b);
 
 #endif /* SB_REPORTS_RENDER_H */

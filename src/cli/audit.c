@@ -4,9 +4,9 @@
  * is what scripts/audit runs.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/cli.h"
+#include "cli/options.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,24 +21,6 @@
 
 #define AUDIT_SEED 20261121u   /* fixed, so that the audit is reproducible */
 
-static const char usage[] =
-    "usage: shufflebias audit [options]\n"
-    "\n"
-    "Test every built-in shuffle at its default parameters with the default\n"
-    "battery, and summarise the verdicts next to what the literature says.\n"
-    "\n"
-    "  --n N             deck size (default 52)\n"
-    "  --samples S       decks per algorithm (default 1M)\n"
-    "  --seed S          seed (default 20261121, fixed for reproducibility)\n"
-    "  --rng NAME        randomness source (default " SB_RNG_DEFAULT ")\n"
-    "  --markdown FILE   write the summary and every table as Markdown\n"
-    "  --json FILE|-     write every run as JSON\n"
-    "  --escalate K      re-run a suspect result up to K times (default 3)\n"
-    "  --quiet           print nothing but errors\n"
-    "\n"
-    "Exit codes: 0 every shuffle the literature calls uniform passed, 1 one\n"
-    "of them failed, 3 one was inconclusive, 2 usage error, 130 interrupted.\n";
-
 typedef struct audit_options {
     uint64_t n, samples, seed;
     const char *rng, *markdown, *json;
@@ -46,57 +28,55 @@ typedef struct audit_options {
     unsigned escalate;
 } audit_options;
 
+#define ROW(name, arg, field, fn, help) \
+    SB_OPT_ROW(name, 0, arg, audit_options, field, SB_OPT_NOWHERE, fn, help)
+
+static const sb_option options[] = {
+    ROW("n", "N", n, sb_opt_n, "deck size (default 52)"),
+    ROW("samples", "S", samples, sb_opt_count,
+        "decks per algorithm (default 1M)"),
+    ROW("seed", "S", seed, sb_opt_seed,
+        "seed (default 20261121, fixed for reproducibility)"),
+    ROW("rng", "NAME", rng, sb_opt_string,
+        "randomness source (default " SB_RNG_DEFAULT ")"),
+    ROW("markdown", "FILE", markdown, sb_opt_string,
+        "write the summary and every table as Markdown"),
+    ROW("json", "FILE|-", json, sb_opt_string, "write every run as JSON"),
+    ROW("escalate", "K", escalate, sb_opt_escalate,
+        "re-run a suspect result up to K times (default 3)"),
+    ROW("quiet", NULL, quiet, sb_opt_flag, "print nothing but errors"),
+    SB_OPT_HELP,
+    SB_OPT_END
+};
+
+const sb_command sb_command_audit = {
+    .name = "audit",
+    .run = sb_cmd_audit,
+    .summary = "test every built-in shuffle, write a summary",
+    .synopsis =
+    "usage: shufflebias audit [options]\n"
+    "\n"
+    "Test every built-in shuffle at its default parameters with the default\n"
+    "battery, and summarise the verdicts next to what the literature says.\n",
+    .options = options,
+    .epilogue =
+    "Exit codes: 0 every shuffle the literature calls uniform passed, 1 one\n"
+    "of them failed, 3 one was inconclusive, 2 usage error, 130 interrupted.\n",
+};
+
+/* Returns -1 after printing an error, 1 after printing the usage (-h,
+   --help), 0 otherwise. */
 static int parse(int argc, char **argv, audit_options *o)
 {
-    enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_MD, O_JSON, O_QUIET, O_ESCALATE,
-           O_HELP };
-    static const struct option longopts[] = {
-        { "n", required_argument, NULL, O_N },
-        { "samples", required_argument, NULL, O_SAMPLES },
-        { "seed", required_argument, NULL, O_SEED },
-        { "rng", required_argument, NULL, O_RNG },
-        { "markdown", required_argument, NULL, O_MD },
-        { "json", required_argument, NULL, O_JSON },
-        { "quiet", no_argument, NULL, O_QUIET },
-        { "escalate", required_argument, NULL, O_ESCALATE },
-        { "help", no_argument, NULL, O_HELP },
-        { NULL, 0, NULL, 0 }
-    };
     *o = (audit_options){ .n = 52, .samples = 1000000, .seed = AUDIT_SEED,
                           .rng = SB_RNG_DEFAULT,
                           .escalate = SB_ESCALATIONS_DEFAULT };
-    optind = 1;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
-        switch (c) {
-        case O_N:
-            if (sb_cli_opt_n(optarg, &o->n) != 0)
-                return -1;
-            break;
-        case O_SAMPLES:
-            if (sb_cli_opt_count("samples", optarg, &o->samples) != 0)
-                return -1;
-            break;
-        case O_SEED:
-            if (sb_cli_opt_seed(optarg, &o->seed) != 0)
-                return -1;
-            break;
-        case O_RNG: o->rng = optarg; break;
-        case O_MD: o->markdown = optarg; break;
-        case O_JSON: o->json = optarg; break;
-        case O_QUIET: o->quiet = 1; break;
-        case O_ESCALATE:
-            if (sb_cli_opt_escalate(optarg, &o->escalate) != 0)
-                return -1;
-            break;
-        case O_HELP: return 1;
-        default:
-            sb_cli_bad_option("audit", argv[optind - 1]);
-            return -1;
-        }
-    }
-    if (optind != argc) {
-        sb_cli_error("audit: unexpected argument '%s'", argv[optind]);
+    int next;
+    const int rc = sb_options_parse(&sb_command_audit, argc, argv, o, &next);
+    if (rc != 0)
+        return rc;
+    if (next != argc) {
+        sb_cli_error("audit: unexpected argument '%s'", argv[next]);
         return -1;
     }
     return 0;
@@ -148,11 +128,8 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
 {
     audit_options o;
     int prc = parse(argc, argv, &o);
-    if (prc != 0) {
-        if (prc > 0)
-            fputs(usage, stdout);
+    if (prc != 0)
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
-    }
     const sb_cli_path json = { "--json", o.json },
                       md = { "--markdown", o.markdown };
     if (sb_cli_check_rng(o.rng) != 0 || sb_cli_distinct(&json, &md, 1) != 0

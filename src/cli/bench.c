@@ -29,9 +29,9 @@
  * never comes from a run that stopped short.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/cli.h"
+#include "cli/options.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -50,42 +50,6 @@
 #include "engine/runner.h"
 #include "stats/exact.h"
 #include "stats/registry.h"
-
-static const char usage[] =
-    "usage: shufflebias bench [ALG ...] [options]\n"
-    "\n"
-    "Time ALG (default fisher-yates) side by side with GSL's gsl_ran_shuffle\n"
-    "on gsl_rng_mt19937, in one process, in interleaved rounds (every row\n"
-    "once per round), and print the median nanoseconds per deck, the spread\n"
-    "(min-max over the rounds) and the ratio to GSL at the same n:\n"
-    "\n"
-    "  gsl_ran_shuffle mt19937   GSL's shuffle in a plain loop, n = 3, 8,\n"
-    "                            52, 1000 (the reference of every ratio)\n"
-    "  ALG                       sb_run with no statistic, 1 thread\n"
-    "  ALG + position            sb_run counting the position statistic\n"
-    "  ALG + position, checked   the same with every sample checked for its\n"
-    "                            kind, as a plug-in's are (n = 52)\n"
-    "  ALG + battery             the default battery on 52 cards, 1 thread\n"
-    "                            and 2 threads\n"
-    "  exact naive-swap          exact mode at 8 cards: ns per path (8^8\n"
-    "                            paths), against GSL at 8 cards\n"
-    "\n"
-    "then the targets of the speed issue, each with the figure measured and\n"
-    "whether it is met.\n"
-    "\n"
-    "  --rounds R        rounds (default 7, at most 1000)\n"
-    "  --quick           one tiny round, no calibration (exact mode at 6\n"
-    "                    cards): checks that everything runs; its figures\n"
-    "                    mean little\n"
-    "  --json FILE|-     also write the figures as JSON ('-': stdout, and no\n"
-    "                    table)\n"
-    "  --quiet           print nothing but errors\n"
-    "\n"
-    "Each measurement lasts about 0.2 s (12 s for the battery on 1 thread),\n"
-    "sized by a calibration pass first; a full run takes about three\n"
-    "minutes.  Exit codes: 0 measured (whether the targets are met or not),\n"
-    "2 usage error or a run that failed, 130 interrupted (the rounds\n"
-    "finished are reported).\n";
 
 #define ROUNDS_DEFAULT 7u
 #define ROUNDS_MAX 1000u
@@ -118,12 +82,14 @@ static const char usage[] =
 #define SKIPPED_MAX 32u
 #define BATTERY_THREADS 2u
 
-/* The issue's targets (issue 7). */
+/* The speed targets: fisher-yates bare and with the position statistic
+   against GSL's loop, and the battery's speed-up on two threads and its
+   rate per core. */
 #define TARGET_BARE_RATIO (1.0 / 12.0)
 #define TARGET_POSITION_RATIO (1.0 / 6.0)
 #define TARGET_SPEEDUP 1.8
 #define TARGET_PER_CORE 1e6
-/* Issue 15: checking every sample of a plug-in costs under 5% of
+/* Checking every sample of a plug-in costs under 5% of
    fisher-yates + position at 52 cards. */
 #define TARGET_CHECK_COST 0.05
 
@@ -202,46 +168,84 @@ static int stopped(const bench *b)
     return b->stop && *b->stop;
 }
 
-/* Returns -1 after printing an error, 1 for --help, 0 otherwise. */
+/* --rounds R: 1 .. ROUNDS_MAX. */
+static int set_rounds(const sb_option *opt, const char *arg, void *base)
+{
+    (void)opt;
+    uint64_t v;
+    if (sb_cli_parse_count(arg, &v) != 0 || v > ROUNDS_MAX) {
+        sb_cli_error("invalid --rounds '%s': expected 1 to %u", arg,
+                     ROUNDS_MAX);
+        return -1;
+    }
+    ((bench_options *)base)->rounds = (unsigned)v;
+    return 0;
+}
+
+#define ROW(name, arg, field, given, fn, help) \
+    SB_OPT_ROW(name, 0, arg, bench_options, field, given, fn, help)
+
+static const sb_option options[] = {
+    ROW("rounds", "R", rounds, offsetof(bench_options, rounds_given),
+        set_rounds, "rounds (default 7, at most 1000)"),
+    ROW("quick", NULL, quick, SB_OPT_NOWHERE, sb_opt_flag,
+        "one tiny round, no calibration (exact mode at 6 cards): checks "
+        "that everything runs; its figures mean little"),
+    ROW("json", "FILE|-", json, SB_OPT_NOWHERE, sb_opt_string,
+        "also write the figures as JSON ('-': stdout, and no table)"),
+    ROW("quiet", NULL, quiet, SB_OPT_NOWHERE, sb_opt_flag,
+        "print nothing but errors"),
+    SB_OPT_HELP,
+    SB_OPT_END
+};
+
+const sb_command sb_command_bench = {
+    .name = "bench",
+    .run = sb_cmd_bench,
+    .summary = "speed, side by side with GSL's gsl_ran_shuffle",
+    .synopsis =
+    "usage: shufflebias bench [ALG ...] [options]\n"
+    "\n"
+    "Time ALG (default fisher-yates) side by side with GSL's gsl_ran_shuffle\n"
+    "on gsl_rng_mt19937, in one process, in interleaved rounds (every row\n"
+    "once per round), and print the median nanoseconds per deck, the spread\n"
+    "(min-max over the rounds) and the ratio to GSL at the same n:\n"
+    "\n"
+    "  gsl_ran_shuffle mt19937   GSL's shuffle in a plain loop, n = 3, 8,\n"
+    "                            52, 1000 (the reference of every ratio)\n"
+    "  ALG                       sb_run with no statistic, 1 thread\n"
+    "  ALG + position            sb_run counting the position statistic\n"
+    "  ALG + position, checked   the same with every sample checked for its\n"
+    "                            kind, as a plug-in's are (n = 52)\n"
+    "  ALG + battery             the default battery on 52 cards, 1 thread\n"
+    "                            and 2 threads\n"
+    "  exact naive-swap          exact mode at 8 cards: ns per path (8^8\n"
+    "                            paths), against GSL at 8 cards\n"
+    "\n"
+    "then the speed targets, each with the figure measured and whether it\n"
+    "is met.\n",
+    .options = options,
+    .epilogue =
+    "Each measurement lasts about 0.2 s (12 s for the battery on 1 thread),\n"
+    "sized by a calibration pass first; a full run takes about three\n"
+    "minutes.  Exit codes: 0 measured (whether the targets are met or not),\n"
+    "2 usage error or a run that failed, 130 interrupted (the rounds\n"
+    "finished are reported).\n",
+};
+
+/* Returns -1 after printing an error, 1 after printing the usage (-h,
+   --help), 0 otherwise. */
 static int parse(int argc, char **argv, bench_options *o)
 {
-    enum { O_ROUNDS = 256, O_QUICK, O_JSON, O_QUIET, O_HELP };
-    static const struct option longopts[] = {
-        { "rounds", required_argument, NULL, O_ROUNDS },
-        { "quick", no_argument, NULL, O_QUICK },
-        { "json", required_argument, NULL, O_JSON },
-        { "quiet", no_argument, NULL, O_QUIET },
-        { "help", no_argument, NULL, O_HELP },
-        { NULL, 0, NULL, 0 }
-    };
     *o = (bench_options){ .rounds = ROUNDS_DEFAULT };
-    optind = 1;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
-        uint64_t v;
-        switch (c) {
-        case O_ROUNDS:
-            if (sb_cli_parse_count(optarg, &v) != 0 || v > ROUNDS_MAX) {
-                sb_cli_error("invalid --rounds '%s': expected 1 to %u",
-                             optarg, ROUNDS_MAX);
-                return -1;
-            }
-            o->rounds = (unsigned)v;
-            o->rounds_given = 1;
-            break;
-        case O_QUICK: o->quick = 1; break;
-        case O_JSON: o->json = optarg; break;
-        case O_QUIET: o->quiet = 1; break;
-        case O_HELP: return 1;
-        default:
-            sb_cli_bad_option("bench", argv[optind - 1]);
-            return -1;
-        }
-    }
+    int next;
+    const int rc = sb_options_parse(&sb_command_bench, argc, argv, o, &next);
+    if (rc != 0)
+        return rc;
     if (o->quick && !o->rounds_given)
         o->rounds = 1;
-    o->algs = (const char **)(argv + optind);
-    o->n_algs = (size_t)(argc - optind);
+    o->algs = (const char **)(argv + next);
+    o->n_algs = (size_t)(argc - next);
     return 0;
 }
 
@@ -660,18 +664,11 @@ static battery_figures battery(const bench *b)
 
 /* ---- the targets ------------------------------------------------------- */
 
-typedef struct target {
-    const char *name;
-    const char *compare;             /* "at most" or "at least" */
-    double limit, measured;
-    int met;
-} target;
-
 #define TARGETS_MAX 5
 
 /* The targets whose rows were run (all four with fisher-yates among the
    algorithms). */
-static size_t targets(const bench *b, target *t)
+static size_t targets(const bench *b, sb_bench_target *t)
 {
     size_t m = 0;
     const bench_row *bare = find_row(b, ROW_BARE, 52, 1);
@@ -679,168 +676,28 @@ static size_t targets(const bench *b, target *t)
     const bench_row *checked = find_row(b, ROW_CHECKED, 52, 1);
     const battery_figures f = battery(b);
     if (bare)
-        t[m++] = (target){ "fisher-yates n=52 bare: time / GSL's",
+        t[m++] = (sb_bench_target){ "fisher-yates n=52 bare: time / GSL's",
                            "at most", TARGET_BARE_RATIO, bare->ratio,
                            bare->ratio <= TARGET_BARE_RATIO };
     if (pos)
-        t[m++] = (target){ "fisher-yates n=52 + position: time / GSL's",
+        t[m++] = (sb_bench_target){ "fisher-yates n=52 + position: time / GSL's",
                            "at most", TARGET_POSITION_RATIO, pos->ratio,
                            pos->ratio <= TARGET_POSITION_RATIO };
     if (pos && checked) {
         const double cost = checked->median / pos->median - 1.0;
-        t[m++] = (target){ "fisher-yates n=52: cost of checking samples",
+        t[m++] = (sb_bench_target){ "fisher-yates n=52: cost of checking samples",
                            "at most", TARGET_CHECK_COST, cost,
                            cost <= TARGET_CHECK_COST };
     }
     if (f.one && f.two) {
-        t[m++] = (target){ "battery n=52: 2-thread speed-up", "at least",
+        t[m++] = (sb_bench_target){ "battery n=52: 2-thread speed-up", "at least",
                            TARGET_SPEEDUP, f.speedup,
                            f.speedup >= TARGET_SPEEDUP };
-        t[m++] = (target){ "battery n=52: decks/s per core", "at least",
+        t[m++] = (sb_bench_target){ "battery n=52: decks/s per core", "at least",
                            TARGET_PER_CORE, f.per_core,
                            f.per_core >= TARGET_PER_CORE };
     }
     return m;
-}
-
-/* ---- rendering --------------------------------------------------------- */
-
-static void fmt_ns(char *buf, size_t len, double ns)
-{
-    snprintf(buf, len, ns < 10 ? "%.2f" : ns < 1000 ? "%.1f" : "%.0f", ns);
-}
-
-static void print_text(const bench *b)
-{
-    printf("shufflebias bench: %u round%s, every row once per round in "
-           "turn%s\n", b->rounds_done, b->rounds_done > 1 ? "s" : "",
-           b->quick ? " (--quick: tiny runs, figures not meaningful)" : "");
-    printf("ns per deck (exact: per path); spread: min-max over the rounds; "
-           "x GSL: median / GSL's median at the same n\n\n");
-    printf("%-34s %5s %3s %11s %21s %8s\n", "row", "n", "thr", "median ns",
-           "spread ns", "x GSL");
-    for (size_t i = 0; i < b->n_rows; i++) {
-        const bench_row *r = &b->rows[i];
-        char med[32], lo[32], hi[32], spread[72];
-        fmt_ns(med, sizeof med, r->median);
-        fmt_ns(lo, sizeof lo, r->min);
-        fmt_ns(hi, sizeof hi, r->max);
-        snprintf(spread, sizeof spread, "%s-%s", lo, hi);
-        if (i > 0 && r->args.n != b->rows[i - 1].args.n)
-            putchar('\n');
-        printf("%-34s %5zu %3u %11s %21s %8.4f\n", r->name, r->args.n,
-               r->threads, med, spread, r->ratio);
-    }
-    const battery_figures f = battery(b);
-    if (f.one && f.two)
-        printf("\nbattery on 52 cards (%zu statistics): 1 thread %.3gM "
-               "decks/s; %u threads %.3gM decks/s (%.3gM per core); "
-               "speed-up %.2fx\n", f.one->n_stats, f.rate_one / 1e6,
-               BATTERY_THREADS, f.rate_two / 1e6,
-               f.rate_two / BATTERY_THREADS / 1e6, f.speedup);
-    for (size_t i = 0; i < b->n_skipped; i++)
-        printf("%s%s\n", i == 0 ? "\nnot run:\n  " : "  ", b->skipped[i]);
-    target t[TARGETS_MAX];
-    const size_t m = targets(b, t);
-    printf("\ntargets:\n");
-    if (m == 0)
-        printf("  none measured: they are read off fisher-yates's rows\n");
-    for (size_t i = 0; i < m; i++)
-        printf("  %-44s %-8s %-9.4g measured %-10.4g %s\n", t[i].name,
-               t[i].compare, t[i].limit, t[i].measured,
-               t[i].met ? "met" : "NOT MET");
-}
-
-static json_t *row_json(const bench *b, const bench_row *r)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(r->name));
-    json_object_set_new(o, "kind", json_string(kind_names[r->kind]));
-    json_object_set_new(o, "algorithm", r->kind == ROW_GSL
-                        ? json_string("gsl_ran_shuffle")
-                        : json_string(r->alg->name));
-    json_object_set_new(o, "n", json_integer((json_int_t)r->args.n));
-    json_object_set_new(o, "threads", json_integer(r->threads));
-    json_object_set_new(o, "rounds", json_integer(b->rounds_done));
-    json_object_set_new(o, "unit", json_string(r->kind == ROW_EXACT
-                                               ? "path" : "deck"));
-    json_object_set_new(o, "per_measurement",
-                        json_integer((json_int_t)r->count));
-    json_object_set_new(o, "median_ns", json_real(r->median));
-    json_object_set_new(o, "min_ns", json_real(r->min));
-    json_object_set_new(o, "max_ns", json_real(r->max));
-    json_object_set_new(o, "ratio_to_gsl", json_real(r->ratio));
-    json_t *ns = json_array();
-    for (unsigned k = 0; k < b->rounds_done; k++)
-        json_array_append_new(ns, json_real(r->ns[k]));
-    json_object_set_new(o, "ns", ns);
-    if (r->n_stats) {
-        json_t *names = json_array();
-        for (size_t k = 0; k < r->n_stats; k++)
-            json_array_append_new(names, json_string(r->stats[k]->name));
-        json_object_set_new(o, "statistics", names);
-    }
-    if (r->kind == ROW_BATTERY) {
-        const double rate = 1e9 / r->median;
-        json_object_set_new(o, "decks_per_second", json_real(rate));
-        json_object_set_new(o, "decks_per_second_per_core",
-                            json_real(rate / r->threads));
-    }
-    return o;
-}
-
-static json_t *bench_json(const bench *b)
-{
-    json_t *root = json_object();
-    json_object_set_new(root, "command", json_string("bench"));
-    json_object_set_new(root, "rounds", json_integer(b->rounds_done));
-    json_object_set_new(root, "rounds_asked", json_integer(b->rounds));
-    json_object_set_new(root, "quick", json_boolean(b->quick));
-    json_object_set_new(root, "partial",
-                        json_boolean(b->rounds_done < b->rounds));
-    json_object_set_new(root, "spread", json_string("min-max"));
-    json_object_set_new(root, "ratio", json_string("median_ns / median_ns "
-                                                   "of the gsl row at the "
-                                                   "same n"));
-    json_object_set_new(root, "reference",
-                        json_string("gsl_ran_shuffle on gsl_rng_mt19937, "
-                                    "uint16_t elements"));
-    json_t *rows = json_array();
-    for (size_t i = 0; i < b->n_rows; i++)
-        json_array_append_new(rows, row_json(b, &b->rows[i]));
-    json_object_set_new(root, "rows", rows);
-    const battery_figures f = battery(b);
-    if (f.one && f.two) {
-        json_t *bat = json_object();
-        json_object_set_new(bat, "statistics",
-                            json_integer((json_int_t)f.one->n_stats));
-        json_object_set_new(bat, "decks_per_second_1_thread",
-                            json_real(f.rate_one));
-        json_object_set_new(bat, "decks_per_second_2_threads",
-                            json_real(f.rate_two));
-        json_object_set_new(bat, "decks_per_second_per_core",
-                            json_real(f.per_core));
-        json_object_set_new(bat, "speedup_2_threads", json_real(f.speedup));
-        json_object_set_new(root, "battery", bat);
-    }
-    json_t *skipped = json_array();
-    for (size_t i = 0; i < b->n_skipped; i++)
-        json_array_append_new(skipped, json_string(b->skipped[i]));
-    json_object_set_new(root, "not_run", skipped);
-    target t[TARGETS_MAX];
-    const size_t m = targets(b, t);
-    json_t *list = json_array();
-    for (size_t i = 0; i < m; i++) {
-        json_t *o = json_object();
-        json_object_set_new(o, "name", json_string(t[i].name));
-        json_object_set_new(o, "compare", json_string(t[i].compare));
-        json_object_set_new(o, "limit", json_real(t[i].limit));
-        json_object_set_new(o, "measured", json_real(t[i].measured));
-        json_object_set_new(o, "met", json_boolean(t[i].met));
-        json_array_append_new(list, o);
-    }
-    json_object_set_new(root, "targets", list);
-    return root;
 }
 
 /* ---- the command ------------------------------------------------------- */
@@ -873,17 +730,55 @@ static const sb_shuffle_type **algorithms(const bench_options *o,
     return algs;
 }
 
+/* What reports/ renders of 'b': the rows, the battery's figures, the
+   rows left out and the targets.  'rows', 'skipped' and 't' have room
+   for b's rows, its skipped rows and TARGETS_MAX. */
+static sb_bench_report bench_report(const bench *b, sb_bench_row *rows,
+                                    const char **skipped, sb_bench_target *t)
+{
+    for (size_t i = 0; i < b->n_rows; i++) {
+        const bench_row *r = &b->rows[i];
+        rows[i] = (sb_bench_row){
+            .name = r->name, .kind = kind_names[r->kind],
+            .algorithm = r->kind == ROW_GSL ? "gsl_ran_shuffle"
+                                            : r->alg->name,
+            .n = r->args.n, .threads = r->threads, .count = r->count,
+            .ns = r->ns, .median = r->median, .min = r->min, .max = r->max,
+            .ratio = r->ratio, .stats = r->stats, .n_stats = r->n_stats };
+    }
+    for (size_t i = 0; i < b->n_skipped; i++)
+        skipped[i] = b->skipped[i];
+    const battery_figures f = battery(b);
+    return (sb_bench_report){
+        .rounds = b->rounds_done, .rounds_asked = b->rounds,
+        .quick = b->quick, .rows = rows, .n_rows = b->n_rows,
+        .battery_stats = f.one && f.two ? f.one->n_stats : 0,
+        .battery_threads = BATTERY_THREADS, .rate_one = f.rate_one,
+        .rate_two = f.rate_two, .per_core = f.per_core,
+        .speedup = f.speedup, .skipped = skipped,
+        .n_skipped = b->n_skipped, .targets = t,
+        .n_targets = targets(b, t) };
+}
+
 static int report(const bench_options *o, const bench *b)
 {
     int code = SB_EXIT_PASS;
+    sb_bench_row *rows = calloc(b->n_rows ? b->n_rows : 1, sizeof *rows);
+    if (!rows) {
+        sb_cli_error("out of memory");
+        return SB_EXIT_USAGE;
+    }
+    const char *skipped[SKIPPED_MAX];
+    sb_bench_target t[TARGETS_MAX];
+    const sb_bench_report rep = bench_report(b, rows, skipped, t);
     const int json_on_stdout = o->json && strcmp(o->json, "-") == 0;
     if (!o->quiet && !json_on_stdout)
-        print_text(b);
+        sb_render_bench_text(stdout, &rep);
     if (o->json) {
         sb_outfile out;
         const int rc = sb_cli_open_out(&out, o->json) != 0 ? -1
                      : sb_cli_close_out(&out, sb_render_json_value(out.f,
-                                              bench_json(b)) == SB_OK);
+                                              sb_bench_json(&rep)) == SB_OK);
         if (rc < 0)
             code = SB_EXIT_USAGE;
         else if (rc > 0) {
@@ -893,6 +788,7 @@ static int report(const bench_options *o, const bench *b)
             code = SB_EXIT_INTERRUPTED;
         }
     }
+    free(rows);
     return code;
 }
 
@@ -900,11 +796,8 @@ int sb_cmd_bench(const sb_cli *cli, int argc, char **argv)
 {
     bench_options o;
     int prc = parse(argc, argv, &o);
-    if (prc != 0) {
-        if (prc > 0)
-            fputs(usage, stdout);
+    if (prc != 0)
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
-    }
     size_t n_algs;
     const sb_shuffle_type **algs = algorithms(&o, &n_algs);
     if (!algs)

@@ -2,8 +2,9 @@
  * cli.h - what the command-line commands share.
  *
  * Only the CLI prints.  Each command (src/cli/<name>.c) owns its options and its
- * usage text, in the manner of git's builtins; this header holds the
- * parsing and error helpers they have in common.
+ * usage text, in the manner of git's builtins, as a table that one parser
+ * walks (options.h); this header holds the checks of option values and
+ * the error helpers they have in common.
  */
 #ifndef SB_CLI_H
 #define SB_CLI_H

@@ -251,20 +251,39 @@ static size_t distance(const char *a, const char *b)
     return row[lb];
 }
 
+/* Suggest only close names: fewer than NEAR_MAX edits away. */
+#define NEAR_MAX 4
+
+/* Keep 'candidate' in *nearest when it is nearer to 'name' than *best. */
+static void nearer(const char *name, const char *candidate, size_t *best,
+                   const char **nearest)
+{
+    const size_t d = distance(name, candidate);
+    if (d < *best) {
+        *best = d;
+        *nearest = candidate;
+    }
+}
+
+/* " (did you mean 'x'?)" when there is a nearest name, else "". */
+static void did_you_mean(char *buf, size_t len, const char *nearest)
+{
+    if (nearest)
+        snprintf(buf, len, " (did you mean '%s'?)", nearest);
+    else
+        buf[0] = '\0';
+}
+
 const sb_shuffle_type *sb_cli_algorithm(const char *name)
 {
     const sb_shuffle_type *t = sb_shuffle_find(name);
     if (t)
         return t;
     const char *nearest = NULL;
-    size_t best = 4;     /* suggest only close names */
+    size_t best = NEAR_MAX;
     char valid[1024] = "";
     for (const sb_shuffle_type *const *p = sb_shuffle_types; *p; p++) {
-        size_t d = distance(name, (*p)->name);
-        if (d < best) {
-            best = d;
-            nearest = (*p)->name;
-        }
+        nearer(name, (*p)->name, &best, &nearest);
         if (strlen(valid) + strlen((*p)->name) + 3 < sizeof valid) {
             if (valid[0])
                 strcat(valid, ", ");
@@ -325,18 +344,25 @@ int sb_cli_check_rng(const char *name)
     sb_rng_close(r);
     if (rc != SB_ENOTFOUND)
         return 0;      /* a seed-specific refusal is reported by the run */
-    char valid[4096] = "";
+    char valid[4096] = "", hint[96];
+    const char *nearest = NULL;
+    size_t best = NEAR_MAX;
     for (const sb_rng_info *b = sb_rng_builtin; b->name; b++) {
+        nearer(name, b->name, &best, &nearest);
         if (valid[0])
             strcat(valid, ", ");
         strcat(valid, b->name);
     }
-    for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++)
+    for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++) {
+        nearer(name, (*t)->name, &best, &nearest);
         if (strlen(valid) + strlen((*t)->name) + 3 < sizeof valid) {
             strcat(valid, ", ");
             strcat(valid, (*t)->name);
         }
-    sb_cli_error("unknown randomness source '%s'; valid: %s", name, valid);
+    }
+    did_you_mean(hint, sizeof hint, nearest);
+    sb_cli_error("unknown randomness source '%s'%s; valid: %s", name, hint,
+                 valid);
     return -1;
 }
 
@@ -359,13 +385,18 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
     for (char *name = strtok(buf, ","); name; name = strtok(NULL, ",")) {
         const sb_stat_type *t = sb_stat_find(name);
         if (!t) {
-            char valid[1024] = "";
+            char valid[1024] = "", hint[96];
+            const char *nearest = NULL;
+            size_t best = NEAR_MAX;
             for (const sb_stat_type *const *p = sb_stat_types; *p; p++) {
+                nearer(name, (*p)->name, &best, &nearest);
                 if (valid[0])
                     strcat(valid, ", ");
                 strcat(valid, (*p)->name);
             }
-            sb_cli_error("unknown statistic '%s'; valid: %s", name, valid);
+            did_you_mean(hint, sizeof hint, nearest);
+            sb_cli_error("unknown statistic '%s'%s; valid: %s", name, hint,
+                         valid);
             return -1;
         }
         if (!sb_stat_applies(t, shape, why, sizeof why)) {

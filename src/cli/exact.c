@@ -3,9 +3,9 @@
  * and print the exact distribution of the outcomes.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/cli.h"
+#include "cli/options.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,45 +17,6 @@
 #include "sources/plugin.h"
 #include "stats/exact.h"
 
-static const char usage[] =
-    "usage: shufflebias exact ALG [options]\n"
-    "       shufflebias exact --plugin SO [NAME] [options]\n"
-    "       shufflebias exact --all [--n N] [--markdown FILE] [--json FILE]\n"
-    "\n"
-    "Walk every path of random draws ALG can make on a small deck, each with\n"
-    "its exact probability, and print the exact distribution of outcomes:\n"
-    "fractions, the total-variation distance from uniform, and the exact\n"
-    "card x position matrix.\n"
-    "\n"
-    "  --n N             deck size (default 3)\n"
-    "  --plugin SO       the shuffle of a C plug-in (the one called NAME when\n"
-    "                    it holds several); see docs/own-shuffle.md\n"
-    "  --param K=V       an algorithm parameter (repeatable)\n"
-    "  --max-paths P     path budget (default 2e8); refused before starting\n"
-    "                    when the tree is known to be larger\n"
-    "  --max-depth D     draws per path before the path is cut and its mass\n"
-    "                    reported as unexplored (default 4096; an algorithm\n"
-    "                    that stops by a rule has its own, e.g. 9 passes)\n"
-    "  --json FILE|-     also write the table as JSON ('-': stdout, no table)\n"
-    "  --memory SIZE     memory budget for the exact table (and its JSON),\n"
-    "                    such as 512M or 2G (powers of 1024; default: half\n"
-    "                    the memory the process may have, at most 16G); a\n"
-    "                    walk that would need more is refused or stopped\n"
-    "                    (exit 2), saying what it would need\n"
-    "  --all             every built-in algorithm in turn (with the parameter\n"
-    "                    that makes it enumerable where its defaults are not;\n"
-    "                    one still over the path or memory budget is\n"
-    "                    skipped, said on stderr)\n"
-    "  --kind K          with --all: only algorithms of kind K (permutation,\n"
-    "                    draw or deal)\n"
-    "  --markdown FILE   with --all: the report for people, without timing\n"
-    "  --quiet           print nothing but errors\n"
-    "\n"
-    "Exit codes: 0 exactly uniform, 1 not uniform, 2 usage error or an\n"
-    "algorithm that cannot be enumerated, 3 inconclusive (unexplored mass),\n"
-    "130 interrupted (the report then gives the walk's totals only: paths,\n"
-    "outcomes reached and the mass explored).\n";
-
 typedef struct exact_options {
     const char *alg, *json, *markdown, *plugin;
     int all;
@@ -63,76 +24,93 @@ typedef struct exact_options {
     uint64_t n, max_paths, max_depth;
     uint64_t memory;          /* --memory, 0: the default budget */
     int quiet;
-    const char *params[SB_CLI_PARAMS_MAX];
-    size_t n_params;
+    sb_cli_params params;     /* --param K=V */
 } exact_options;
 
+/* --max-depth D: 1 .. 1000000. */
+static int set_max_depth(const sb_option *opt, const char *arg, void *base)
+{
+    (void)opt;
+    exact_options *o = base;
+    if (sb_cli_parse_count(arg, &o->max_depth) != 0
+        || o->max_depth > 1000000) {
+        sb_cli_error("invalid --max-depth '%s': expected 1 to 1000000", arg);
+        return -1;
+    }
+    return 0;
+}
+
+#define ROW(name, arg, field, fn, help) \
+    SB_OPT_ROW(name, 0, arg, exact_options, field, SB_OPT_NOWHERE, fn, help)
+
+static const sb_option options[] = {
+    ROW("n", "N", n, sb_opt_n, "deck size (default 3)"),
+    ROW("plugin", "SO", plugin, sb_opt_string,
+        "the shuffle of a C plug-in (the one called NAME when it holds "
+        "several); see docs/own-shuffle.md"),
+    ROW("param", "K=V", params, sb_opt_param,
+        "an algorithm parameter (repeatable)"),
+    ROW("max-paths", "P", max_paths, sb_opt_count,
+        "path budget (default 2e8); refused before starting when the tree "
+        "is known to be larger"),
+    ROW("max-depth", "D", max_depth, set_max_depth,
+        "draws per path before the path is cut and its mass reported as "
+        "unexplored (default 4096; an algorithm that stops by a rule has "
+        "its own, e.g. 9 passes)"),
+    ROW("json", "FILE|-", json, sb_opt_string,
+        "also write the table as JSON ('-': stdout, no table)"),
+    ROW("memory", "SIZE", memory, sb_opt_memory,
+        "memory budget for the exact table (and its JSON), such as 512M or "
+        "2G (powers of 1024; default: half the memory the process may "
+        "have, at most 16G); a walk that would need more is refused or "
+        "stopped (exit 2), saying what it would need"),
+    ROW("all", NULL, all, sb_opt_flag,
+        "every built-in algorithm in turn (with the parameter that makes "
+        "it enumerable where its defaults are not; one still over the path "
+        "or memory budget is skipped, said on stderr)"),
+    ROW("kind", "K", kind, sb_opt_kind,
+        "with --all: only algorithms of kind K (permutation, draw or "
+        "deal)"),
+    ROW("markdown", "FILE", markdown, sb_opt_string,
+        "with --all: the report for people, without timing"),
+    ROW("quiet", NULL, quiet, sb_opt_flag, "print nothing but errors"),
+    SB_OPT_HELP,
+    SB_OPT_END
+};
+
+const sb_command sb_command_exact = {
+    .name = "exact",
+    .run = sb_cmd_exact,
+    .summary = "enumerate every path of a small deck: the exact bias",
+    .synopsis =
+    "usage: shufflebias exact ALG [options]\n"
+    "       shufflebias exact --plugin SO [NAME] [options]\n"
+    "       shufflebias exact --all [--n N] [--markdown FILE] [--json FILE]\n"
+    "\n"
+    "Walk every path of random draws ALG can make on a small deck, each with\n"
+    "its exact probability, and print the exact distribution of outcomes:\n"
+    "fractions, the total-variation distance from uniform, and the exact\n"
+    "card x position matrix.\n",
+    .options = options,
+    .epilogue =
+    "Exit codes: 0 exactly uniform, 1 not uniform, 2 usage error or an\n"
+    "algorithm that cannot be enumerated, 3 inconclusive (unexplored mass),\n"
+    "130 interrupted (the report then gives the walk's totals only: paths,\n"
+    "outcomes reached and the mass explored).\n",
+};
+
+/* Returns -1 after printing an error, 1 after printing the usage (-h,
+   --help), 0 otherwise. */
 static int parse(int argc, char **argv, exact_options *o)
 {
-    enum { O_N = 256, O_PARAM, O_MAX_PATHS, O_MAX_DEPTH, O_JSON, O_QUIET,
-           O_HELP, O_ALL, O_MD, O_KIND, O_PLUGIN, O_MEMORY };
-    static const struct option longopts[] = {
-        { "n", required_argument, NULL, O_N },
-        { "param", required_argument, NULL, O_PARAM },
-        { "max-paths", required_argument, NULL, O_MAX_PATHS },
-        { "max-depth", required_argument, NULL, O_MAX_DEPTH },
-        { "json", required_argument, NULL, O_JSON },
-        { "quiet", no_argument, NULL, O_QUIET },
-        { "help", no_argument, NULL, O_HELP },
-        { "all", no_argument, NULL, O_ALL },
-        { "markdown", required_argument, NULL, O_MD },
-        { "kind", required_argument, NULL, O_KIND },
-        { "plugin", required_argument, NULL, O_PLUGIN },
-        { "memory", required_argument, NULL, O_MEMORY },
-        { NULL, 0, NULL, 0 }
-    };
     *o = (exact_options){ .n = 3, .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
                           .max_depth = 0 };
-    optind = 1;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
-        switch (c) {
-        case O_N:
-            if (sb_cli_opt_n(optarg, &o->n) != 0)
-                return -1;
-            break;
-        case O_PARAM:
-            if (sb_cli_opt_param(o->params, &o->n_params, optarg) != 0)
-                return -1;
-            break;
-        case O_MAX_PATHS:
-            if (sb_cli_opt_count("max-paths", optarg, &o->max_paths) != 0)
-                return -1;
-            break;
-        case O_MAX_DEPTH:
-            if (sb_cli_parse_count(optarg, &o->max_depth) != 0
-                || o->max_depth > 1000000) {
-                sb_cli_error("invalid --max-depth '%s': expected 1 to "
-                             "1000000", optarg);
-                return -1;
-            }
-            break;
-        case O_JSON: o->json = optarg; break;
-        case O_QUIET: o->quiet = 1; break;
-        case O_HELP: return 1;
-        case O_ALL: o->all = 1; break;
-        case O_MD: o->markdown = optarg; break;
-        case O_PLUGIN: o->plugin = optarg; break;
-        case O_MEMORY:
-            if (sb_cli_opt_memory(optarg, &o->memory) != 0)
-                return -1;
-            break;
-        case O_KIND:
-            if (sb_cli_opt_kind(optarg, &o->kind) != 0)
-                return -1;
-            break;
-        default:
-            sb_cli_bad_option("exact", argv[optind - 1]);
-            return -1;
-        }
-    }
+    int next;
+    const int rc = sb_options_parse(&sb_command_exact, argc, argv, o, &next);
+    if (rc != 0)
+        return rc;
     if (o->all) {
-        if (optind != argc || o->n_params || o->plugin) {
+        if (next != argc || o->params.count || o->plugin) {
             sb_cli_error("exact --all takes no algorithm, no --plugin and "
                          "no --param");
             return -1;
@@ -143,7 +121,7 @@ static int parse(int argc, char **argv, exact_options *o)
         sb_cli_error("%s goes with --all", o->kind ? "--kind" : "--markdown");
         return -1;
     }
-    return sb_cli_shuffle_name("exact", argc, argv, optind, o->plugin,
+    return sb_cli_shuffle_name("exact", argc, argv, next, o->plugin,
                                &o->alg);
 }
 
@@ -274,7 +252,7 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
            (sb_render_exact_json): no tree to hold. */
         .json = 0,
     };
-    if (sb_cli_set_params(t, o->params, o->n_params, &cfg.args) != 0)
+    if (sb_cli_set_params(t, o->params.list, o->params.count, &cfg.args) != 0)
         return SB_EXIT_USAGE;
     sb_cli_progress progress;
     sb_cli_progress_init(&progress, o->quiet, t->name);
@@ -325,11 +303,8 @@ int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
 {
     exact_options o;
     int prc = parse(argc, argv, &o);
-    if (prc != 0) {
-        if (prc > 0)
-            fputs(usage, stdout);
+    if (prc != 0)
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
-    }
     /* Neither output may be the other, or the plug-in being run. */
     const sb_cli_path json = { "--json", o.json },
                       md = { "--markdown", o.markdown },

@@ -3,21 +3,17 @@
  * sources; '--json' for scripts.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/cli.h"
+#include "cli/options.h"
 
 #include <jansson.h>
+#include <stddef.h>
 #include <string.h>
 #include <gsl/gsl_rng.h>
 
 #include "algorithms/registry.h"
 #include "base/rng.h"
+#include "sources/input.h"
 #include "stats/registry.h"
-
-static const char usage[] =
-    "usage: shufflebias list [--json]\n"
-    "\n"
-    "List the algorithms (with their kind, what the literature says of them\n"
-    "and their parameters), the statistics and the randomness sources.\n";
 
 static const char *literature_str(sb_literature l)
 {
@@ -151,23 +147,126 @@ static int list_json(void)
     return rc;
 }
 
+/* --names WHAT: one name a line, for scripts and the bash completion. */
+static void list_names(const char *what)
+{
+    if (strcmp(what, "algorithms") == 0) {
+        for (const sb_shuffle_type *const *p = sb_shuffle_types; *p; p++)
+            puts((*p)->name);
+    } else if (strcmp(what, "statistics") == 0) {
+        for (const sb_stat_type *const *p = sb_stat_types; *p; p++)
+            puts((*p)->name);
+    } else if (strcmp(what, "rngs") == 0) {
+        for (const sb_rng_info *b = sb_rng_builtin; b->name; b++)
+            puts(b->name);
+        for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++)
+            puts((*t)->name);
+    } else if (strcmp(what, "commands") == 0) {
+        for (const sb_command *const *c = sb_commands; *c; c++)
+            puts((*c)->name);
+        puts("help");
+    } else if (strcmp(what, "formats") == 0) {
+        for (int f = SB_FORMAT_TEXT; f <= SB_FORMAT_PBN; f++)
+            puts(sb_format_str((sb_format)f));
+    } else {
+        for (unsigned k = SB_KIND_PERMUTATION; k <= SB_KIND_DEAL; k <<= 1)
+            puts(sb_kind_str((sb_kind)k));
+    }
+}
+
+typedef struct list_options {
+    int json;
+    const char *names;        /* --names WHAT */
+    const char *options;      /* --options COMMAND */
+} list_options;
+
+/* --names WHAT: algorithms, statistics, rngs, commands, kinds or
+   formats. */
+static int set_names(const sb_option *opt, const char *arg, void *base)
+{
+    (void)opt;
+    static const char *const valid[] = { "algorithms", "statistics", "rngs",
+                                         "commands", "kinds", "formats",
+                                         NULL };
+    for (size_t i = 0; valid[i]; i++)
+        if (strcmp(arg, valid[i]) == 0) {
+            ((list_options *)base)->names = arg;
+            return 0;
+        }
+    sb_cli_error("invalid --names '%s': expected algorithms, statistics, "
+                 "rngs, commands, kinds or formats", arg);
+    return -1;
+}
+
+/* --options COMMAND: a command's options. */
+static int set_options(const sb_option *opt, const char *arg, void *base)
+{
+    (void)opt;
+    if (!sb_command_find(arg)) {
+        sb_cli_error("unknown command '%s'; try 'shufflebias --help'", arg);
+        return -1;
+    }
+    ((list_options *)base)->options = arg;
+    return 0;
+}
+
+#define ROW(name, arg, field, fn, help) \
+    SB_OPT_ROW(name, 0, arg, list_options, field, SB_OPT_NOWHERE, fn, help)
+
+static const sb_option options[] = {
+    ROW("json", NULL, json, sb_opt_flag,
+        "everything as one JSON document, for scripts"),
+    ROW("names", "WHAT", names, set_names,
+        "only the names of WHAT, one a line: algorithms, statistics, rngs "
+        "(the randomness sources of --rng), commands, kinds (of sample) or "
+        "formats (of --input and --exec)"),
+    ROW("options", "COMMAND", options, set_options,
+        "the options of COMMAND, one a line, each with the name of its "
+        "argument if it takes one"),
+    SB_OPT_HELP,
+    SB_OPT_END
+};
+
+const sb_command sb_command_list = {
+    .name = "list",
+    .run = sb_cmd_list,
+    .summary = "algorithms, statistics and randomness sources",
+    .synopsis =
+    "usage: shufflebias list [--json]\n"
+    "       shufflebias list --names WHAT\n"
+    "       shufflebias list --options COMMAND\n"
+    "\n"
+    "List the algorithms (with their kind, what the literature says of them\n"
+    "and their parameters), the statistics and the randomness sources.\n",
+    .options = options,
+    .epilogue = NULL,
+};
+
 int sb_cmd_list(const sb_cli *cli, int argc, char **argv)
 {
     (void)cli;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (strcmp(argv[i], "--help") == 0) {
-            fputs(usage, stdout);
-            return SB_EXIT_PASS;
-        } else {
-            sb_cli_error("list: unknown option '%s'; try 'shufflebias list "
-                         "--help'", argv[i]);
-            return SB_EXIT_USAGE;
-        }
+    list_options o = { 0 };
+    int next;
+    const int rc = sb_options_parse(&sb_command_list, argc, argv, &o, &next);
+    if (rc != 0)
+        return rc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
+    if (next != argc) {
+        sb_cli_error("list: unexpected argument '%s'", argv[next]);
+        return SB_EXIT_USAGE;
     }
-    if (json)
+    if (!!o.json + !!o.names + !!o.options > 1) {
+        sb_cli_error("list: one of --json, --names and --options at a time");
+        return SB_EXIT_USAGE;
+    }
+    if (o.names) {
+        list_names(o.names);
+        return SB_EXIT_PASS;
+    }
+    if (o.options) {
+        sb_options_names(sb_command_find(o.options), stdout);
+        return SB_EXIT_PASS;
+    }
+    if (o.json)
         return list_json() == 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
     list_text();
     return SB_EXIT_PASS;

@@ -10,7 +10,8 @@
 #include <unistd.h>
 #include <gsl/gsl_errno.h>
 
-#include "cli/cli.h"
+#include "cli/options.h"
+#include "shufflebias/version.h"
 
 /* The one mutable object at file scope: a signal handler can reach nothing
    else.  Commands get a pointer to it and look at it between blocks. */
@@ -29,28 +30,28 @@ static void on_signal(int sig)
     (void)w;
 }
 
-static const struct {
-    const char *name;
-    sb_cli_command run;
-    const char *help;
-} commands[] = {
-    { "list", sb_cmd_list, "algorithms, statistics and randomness sources" },
-    { "test", sb_cmd_test, "sample a shuffle and test it for bias" },
-    { "exact", sb_cmd_exact, "enumerate every path of a small deck: the "
-               "exact bias" },
-    { "merge", sb_cmd_merge, "combine runs saved with --state into one "
-               "report" },
-    { "audit", sb_cmd_audit, "test every built-in shuffle, write a summary" },
-    { "bench", sb_cmd_bench, "speed, side by side with GSL's "
-               "gsl_ran_shuffle" },
-};
-
 static void usage(FILE *f)
 {
-    fputs("usage: shufflebias COMMAND [options]\n\ncommands:\n", f);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+    fputs("usage: shufflebias COMMAND [options]\n"
+          "       shufflebias help COMMAND\n"
+          "       shufflebias --version\n\ncommands:\n", f);
+    for (const sb_command *const *c = sb_commands; *c; c++)
+        fprintf(f, "  %-8s %s\n", (*c)->name, (*c)->summary);
     fputs("\n'shufflebias COMMAND --help' describes a command.\n", f);
+}
+
+/* The version compiled against, and the library's when it is another. */
+static void version(void)
+{
+    printf("shufflebias %s", SB_VERSION_STRING);
+    if (strcmp(sb_version(), SB_VERSION_STRING) != 0)
+        printf(" (library %s)", sb_version());
+    putchar('\n');
+}
+
+static int is(const char *arg, const char *a, const char *b)
+{
+    return strcmp(arg, a) == 0 || strcmp(arg, b) == 0;
 }
 
 int main(int argc, char **argv)
@@ -65,36 +66,53 @@ int main(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    if (argc < 2 || strcmp(argv[1], "--help") == 0
-        || strcmp(argv[1], "help") == 0) {
+    if (argc < 2 || is(argv[1], "--help", "-h")
+        || (strcmp(argv[1], "help") == 0 && argc == 2)) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? SB_EXIT_USAGE : SB_EXIT_PASS;
     }
-    const sb_cli cli = { "shufflebias", &stop_requested };
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) {
-            int code = commands[i].run(&cli, argc - 1, argv + 1);
-            /* A report that did not reach standard output is an error,
-               whatever the verdict (a full disk, a closed pipe); said
-               here unless the command has failed already and said why. */
-            if (fflush(stdout) != 0 || ferror(stdout)) {
-                /* Cut by the stop (a pipe whose reader had not read: the
-                   handlers have no SA_RESTART): an interrupt, said by a
-                   command that returns 130 already. */
-                if (stop_requested && errno == EINTR) {
-                    if (code != SB_EXIT_INTERRUPTED)
-                        sb_cli_error("interrupted while the report was "
-                                     "written: what was written is cut "
-                                     "short");
-                    return SB_EXIT_INTERRUPTED;
-                }
-                if (code != SB_EXIT_USAGE)
-                    sb_cli_error("cannot write standard output: %s",
-                                 strerror(errno));
-                return SB_EXIT_USAGE;
-            }
-            return code;
+    if (is(argv[1], "--version", "-V")) {
+        version();
+        return SB_EXIT_PASS;
+    }
+    if (strcmp(argv[1], "help") == 0) {
+        const sb_command *c = sb_command_find(argv[2]);
+        if (!c || argc > 3) {
+            if (c)
+                sb_cli_error("help: one command at a time");
+            else
+                sb_cli_error("unknown command '%s'; try 'shufflebias "
+                             "--help'", argv[2]);
+            return SB_EXIT_USAGE;
         }
+        sb_options_usage(c, stdout);
+        return SB_EXIT_PASS;
+    }
+    const sb_cli cli = { "shufflebias", &stop_requested };
+    const sb_command *c = sb_command_find(argv[1]);
+    if (c) {
+        int code = c->run(&cli, argc - 1, argv + 1);
+        /* A report that did not reach standard output is an error,
+           whatever the verdict (a full disk, a closed pipe); said
+           here unless the command has failed already and said why. */
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            /* Cut by the stop (a pipe whose reader had not read: the
+               handlers have no SA_RESTART): an interrupt, said by a
+               command that returns 130 already. */
+            if (stop_requested && errno == EINTR) {
+                if (code != SB_EXIT_INTERRUPTED)
+                    sb_cli_error("interrupted while the report was "
+                                 "written: what was written is cut "
+                                 "short");
+                return SB_EXIT_INTERRUPTED;
+            }
+            if (code != SB_EXIT_USAGE)
+                sb_cli_error("cannot write standard output: %s",
+                             strerror(errno));
+            return SB_EXIT_USAGE;
+        }
+        return code;
+    }
     sb_cli_error("unknown command '%s'; try 'shufflebias --help'", argv[1]);
     return SB_EXIT_USAGE;
 }

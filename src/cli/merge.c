@@ -11,9 +11,9 @@
  * of the parts of a run equals that run's own report, count for count.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/cli.h"
+#include "cli/options.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,31 +25,6 @@
 #include "engine/runner.h"
 #include "engine/state.h"
 
-static const char usage[] =
-    "usage: shufflebias merge A.state B.state ... [options]\n"
-    "\n"
-    "Combine runs saved with 'shufflebias test --state' into one report:\n"
-    "the parts of a run split with --part I/K, or runs of the same\n"
-    "algorithm, parameters, n and statistics on different seeds.  Files\n"
-    "that do not match, or that hold the same chunk of the same seed, are\n"
-    "refused.\n"
-    "\n"
-    "options:\n"
-    "  --json FILE|-     also write the result as JSON ('-': stdout, and no table)\n"
-    "  --state FILE      also save the merged counts, to go on with them\n"
-    "                    ('test --resume FILE'); the files must share one seed\n"
-    "  --force           replace an existing file at --state (it may hold\n"
-    "                    another run's counts)\n"
-    "  --quiet           print nothing but errors; the exit code tells\n"
-    "  --memory SIZE     memory budget, as for 'test' (512M, 2G, 1.5GiB);\n"
-    "                    the files are read one at a time, so a merge needs\n"
-    "                    about three copies of one file's counts\n"
-    "\n"
-    "Exit codes as for 'test': 0 no bias found, 1 bias found, 2 usage or\n"
-    "input error, 3 inconclusive.  A merge that covers fewer samples than\n"
-    "its runs asked for says so and is marked partial; its verdict stands\n"
-    "for the samples it holds.\n";
-
 typedef struct merge_options {
     const char *json, *state;
     uint64_t memory;          /* --memory, 0: the default budget */
@@ -58,39 +33,60 @@ typedef struct merge_options {
     size_t n_files;
 } merge_options;
 
+#define ROW(name, arg, field, fn, help) \
+    SB_OPT_ROW(name, 0, arg, merge_options, field, SB_OPT_NOWHERE, fn, help)
+
+static const sb_option options[] = {
+    SB_OPT_GROUP("options:"),
+    ROW("json", "FILE|-", json, sb_opt_string,
+        "also write the result as JSON ('-': stdout, and no table)"),
+    ROW("state", "FILE", state, sb_opt_string,
+        "also save the merged counts, to go on with them ('test --resume "
+        "FILE'); the files must share one seed"),
+    ROW("force", NULL, force, sb_opt_flag,
+        "replace an existing file at --state (it may hold another run's "
+        "counts)"),
+    ROW("quiet", NULL, quiet, sb_opt_flag,
+        "print nothing but errors; the exit code tells"),
+    ROW("memory", "SIZE", memory, sb_opt_memory,
+        "memory budget, as for 'test' (512M, 2G, 1.5GiB); the files are "
+        "read one at a time, so a merge needs about three copies of one "
+        "file's counts"),
+    SB_OPT_HELP,
+    SB_OPT_END
+};
+
+const sb_command sb_command_merge = {
+    .name = "merge",
+    .run = sb_cmd_merge,
+    .summary = "combine runs saved with --state into one report",
+    .synopsis =
+    "usage: shufflebias merge A.state B.state ... [options]\n"
+    "\n"
+    "Combine runs saved with 'shufflebias test --state' into one report:\n"
+    "the parts of a run split with --part I/K, or runs of the same\n"
+    "algorithm, parameters, n and statistics on different seeds.  Files\n"
+    "that do not match, or that hold the same chunk of the same seed, are\n"
+    "refused.\n",
+    .options = options,
+    .epilogue =
+    "Exit codes as for 'test': 0 no bias found, 1 bias found, 2 usage or\n"
+    "input error, 3 inconclusive.  A merge that covers fewer samples than\n"
+    "its runs asked for says so and is marked partial; its verdict stands\n"
+    "for the samples it holds.\n",
+};
+
+/* Returns -1 after printing an error, 1 after printing the usage (-h,
+   --help), 0 otherwise. */
 static int parse(int argc, char **argv, merge_options *o)
 {
-    enum { O_JSON = 256, O_STATE, O_QUIET, O_HELP, O_FORCE, O_MEMORY };
-    static const struct option longopts[] = {
-        { "json", required_argument, NULL, O_JSON },
-        { "state", required_argument, NULL, O_STATE },
-        { "quiet", no_argument, NULL, O_QUIET },
-        { "help", no_argument, NULL, O_HELP },
-        { "force", no_argument, NULL, O_FORCE },
-        { "memory", required_argument, NULL, O_MEMORY },
-        { NULL, 0, NULL, 0 }
-    };
     *o = (merge_options){ 0 };
-    optind = 1;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
-        switch (c) {
-        case O_JSON: o->json = optarg; break;
-        case O_STATE: o->state = optarg; break;
-        case O_QUIET: o->quiet = 1; break;
-        case O_FORCE: o->force = 1; break;
-        case O_HELP: return 1;
-        case O_MEMORY:
-            if (sb_cli_opt_memory(optarg, &o->memory) != 0)
-                return -1;
-            break;
-        default:
-            sb_cli_bad_option("merge", argv[optind - 1]);
-            return -1;
-        }
-    }
-    o->files = argv + optind;
-    o->n_files = (size_t)(argc - optind);
+    int next;
+    const int rc = sb_options_parse(&sb_command_merge, argc, argv, o, &next);
+    if (rc != 0)
+        return rc;
+    o->files = argv + next;
+    o->n_files = (size_t)(argc - next);
     if (o->n_files == 0) {
         sb_cli_error("merge: which state files? e.g. 'shufflebias merge "
                      "a.state b.state'");
@@ -344,11 +340,8 @@ int sb_cmd_merge(const sb_cli *cli, int argc, char **argv)
     (void)cli;
     merge_options o;
     int prc = parse(argc, argv, &o);
-    if (prc != 0) {
-        if (prc > 0)
-            fputs(usage, stdout);
+    if (prc != 0)
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
-    }
     if (check_outputs(&o) != 0)
         return SB_EXIT_USAGE;
     merged m = { 0 };

@@ -3,10 +3,10 @@
  * battery, print the verdict.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/cli.h"
+#include "cli/options.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,97 +22,6 @@
 #include "engine/runner.h"
 #include "engine/state.h"
 #include "stats/battery.h"
-
-static const char usage[] =
-    "usage: shufflebias test ALG [options]\n"
-    "       shufflebias test --plugin SO [NAME] [options]\n"
-    "       shufflebias test --exec CMD [input options] [options]\n"
-    "       shufflebias test --input FILE|- [input options] [options]\n"
-    "\n"
-    "Sample ALG many times and test the decks for bias: a built-in\n"
-    "algorithm, a C plug-in's shuffle (the one called NAME when it holds\n"
-    "several), the output of any program, or decks recorded in a file.\n"
-    "\n"
-    "  --plugin SO       a shared object made with <shufflebias/plugin.h>\n"
-    "  --exec CMD        run CMD through /bin/sh -c and read its standard\n"
-    "                    output; it is told SHUFFLEBIAS_N, _SAMPLES, _SEED,\n"
-    "                    _KIND, _FORMAT, _HANDS, _DRAW, _ONE_BASED in its\n"
-    "                    environment, and ended once enough are read\n"
-    "  --exec-timeout S  end the program, an input error, when it writes no\n"
-    "                    byte for S seconds (default 60; 0: no limit)\n"
-    "  --input FILE      recorded samples ('-': standard input); all of them\n"
-    "                    unless --samples is given\n"
-    "\n"
-    "input options (with --exec and --input):\n"
-    "  --kind K          permutation (default), draw or deal\n"
-    "  --hands H         hands of a deal (default 4), each n/H cards\n"
-    "  --draw K          cards per drawn hand (default: as many as the first\n"
-    "                    sample holds; needed for u8 and u16)\n"
-    "  --format F        text (default: numbers separated by spaces, commas\n"
-    "                    or tabs, one sample per line), cards (names such as\n"
-    "                    AS 10H TD 2c), u8 or u16 (binary, little-endian),\n"
-    "                    pbn (bridge deals N:AKQ.T98.J7.5432 ..., bare or in\n"
-    "                    [Deal] tags; implies --kind deal, seats N E S W as\n"
-    "                    hands 0 1 2 3)\n"
-    "  --card-order S:R  the numbering of card names (cards, pbn): the suits\n"
-    "                    then the ranks in your order, card = suit * 13 +\n"
-    "                    rank, e.g. shdc:akqjt98765432 for spades first, ace\n"
-    "                    high (default cdhs:23456789tjqka)\n"
-    "  --one-based       numbers count from 1 (cards 1..n, hands 1..H)\n"
-    "  --skip-invalid    count and list bad samples, and go on (default: the\n"
-    "                    first one ends the run with exit code 2)\n"
-    "\n"
-    "options:\n"
-    "  --n N             deck size (default 52)\n"
-    "  --samples S       decks to sample: 200000, 1e6, 10M (default 1M)\n"
-    "  --seed S          seed (default: fresh; always printed)\n"
-    "  --rng NAME        randomness source (default " SB_RNG_DEFAULT "; any GSL\n"
-    "                    generator name such as mt19937; weak: rand15, lcg32,\n"
-    "                    reseed32:NAME)\n"
-    "  --tests A,B       statistics to run (default: the battery for the kind\n"
-    "                    and size; see 'shufflebias list')\n"
-    "  --param K=V       an algorithm parameter (repeatable)\n"
-    "  --escalate K      re-run a suspect result up to K times (default 3,\n"
-    "                    at most 8; 0: never), each time on a seed derived\n"
-    "                    from --seed and twice the samples of the time before\n"
-    "  --threads N       threads making samples (default: one per core);\n"
-    "                    the counts are the same whatever N\n"
-    "  --memory SIZE     memory budget for the run's tables, such as 512M,\n"
-    "                    2G or 1.5GiB (K, M, G, T are powers of 1024;\n"
-    "                    default: half the memory the process may have,\n"
-    "                    at most 16G); fewer threads when they do not all\n"
-    "                    fit, refused (exit 2) when one does not\n"
-    "  --json FILE|-     also write the result as JSON ('-': stdout, and no table)\n"
-    "  --quiet           print nothing but errors (and no progress line);\n"
-    "                    the exit code tells\n"
-    "\n"
-    "long runs (algorithms and plug-ins):\n"
-    "  --state FILE      save the counts to FILE every minute and at the end;\n"
-    "                    Ctrl-C then lets the running chunks finish first\n"
-    "  --force           with --state (or --resume): replace an existing\n"
-    "                    FILE that is not this run's (it may hold another\n"
-    "                    run's counts)\n"
-    "  --resume FILE     go on with the run saved in FILE (which fixes the\n"
-    "                    algorithm, n, samples, seed and statistics) and keep\n"
-    "                    saving to it\n"
-    "  --part I/K        make only part I of K of the run's samples (chunks\n"
-    "                    of 65536 decks), to merge later with the other parts\n"
-    "                    made elsewhere: shufflebias merge A.state B.state\n"
-    "\n"
-    "Verdicts use Holm's correction over the statistics run: a statistic\n"
-    "whose Holm-adjusted p-value is below 1e-6 fails, below 1e-3 it is\n"
-    "suspect.  A fair shuffle fails one run in a million at most, so a CI\n"
-    "gate can trust a fail; a suspect run is re-run (--escalate) before\n"
-    "anything is reported, and ends pass or fail unless it stays suspect.\n"
-    "Exit codes: 0 no bias found, 1 bias found, 2 usage or input error,\n"
-    "3 inconclusive (still suspect after escalation, or nothing could be\n"
-    "judged), 130 interrupted (a partial report is written, its JSON\n"
-    "verdict 'incomplete').  A bad sample, or a program that ends,\n"
-    "crashes or writes garbage before the samples asked for, is an input\n"
-    "error (2): the report of the samples counted before it is still\n"
-    "written, its JSON verdict 'error'.  Recorded samples cannot be drawn\n"
-    "again, so --input never escalates (and takes no --seed).  See\n"
-    "docs/own-shuffle.md.\n";
 
 typedef struct test_options {
     const char *alg, *plugin, *exec, *input;
@@ -135,8 +44,7 @@ typedef struct test_options {
     unsigned exec_timeout;    /* seconds; 0: no limit */
     int exec_timeout_given;
     char tests_buf[1024];     /* --resume: the statistics of the state */
-    const char *params[SB_CLI_PARAMS_MAX];
-    size_t n_params;
+    sb_cli_params params;     /* --param K=V */
 } test_options;
 
 /* --part I/K: 1 <= I <= K.  0, or -1 after printing the error. */
@@ -163,9 +71,10 @@ static int parse_part(const char *arg, unsigned *i, unsigned *k)
 /* With --resume the state file says what to run: any option that would
    say otherwise is refused rather than ignored.  0, or -1 after printing
    the error. */
-static int resume_options(int argc, char **argv, const test_options *o)
+static int resume_options(int argc, char **argv, int next,
+                          const test_options *o)
 {
-    const char *clash = optind != argc ? argv[optind]
+    const char *clash = next != argc ? argv[next]
                       : o->input_options ? "--kind, --hands, --draw, "
                                            "--format, --card-order, "
                                            "--one-based and --skip-invalid"
@@ -174,7 +83,7 @@ static int resume_options(int argc, char **argv, const test_options *o)
                       : o->seed_given ? "--seed"
                       : o->rng_given ? "--rng"
                       : o->tests ? "--tests"
-                      : o->n_params ? "--param"
+                      : o->params.count ? "--param"
                       : o->escalate_given ? "--escalate"
                       : o->part ? "--part" : NULL;
     if (clash) {
@@ -202,130 +111,175 @@ static int parse_exec_timeout(const char *arg, unsigned *out)
     return 0;
 }
 
-/* Returns -1 after printing an error, 1 for --help, 0 otherwise. */
+/* --part I/K, checked and kept. */
+static int set_part(const sb_option *opt, const char *arg, void *base)
+{
+    (void)opt;
+    test_options *o = base;
+    if (parse_part(arg, &o->part_i, &o->part_k) != 0)
+        return -1;
+    o->part = arg;
+    return 0;
+}
+
+static int set_exec_timeout(const sb_option *opt, const char *arg,
+                            void *base)
+{
+    (void)opt;
+    return parse_exec_timeout(arg, &((test_options *)base)->exec_timeout);
+}
+
+/* --hands H and --draw K: 1 .. SB_DECK_MAX. */
+static int set_hands_draw(const sb_option *opt, const char *arg, void *base)
+{
+    test_options *o = base;
+    const int hands = strcmp(opt->name, "hands") == 0;
+    uint64_t *v = hands ? &o->hands : &o->draw;
+    if (sb_cli_parse_count(arg, v) != 0 || *v > SB_DECK_MAX) {
+        sb_cli_error("invalid --%s '%s': expected 1 to %u", opt->name, arg,
+                     SB_DECK_MAX);
+        return -1;
+    }
+    o->hands_given |= hands;
+    return 0;
+}
+
+#define ROW(name, arg, field, given, fn, help) \
+    SB_OPT_ROW(name, 0, arg, test_options, field, given, fn, help)
+#define GIVEN(field) offsetof(test_options, field)
+#define NONE SB_OPT_NOWHERE
+
+static const sb_option options[] = {
+    ROW("plugin", "SO", plugin, NONE, sb_opt_string,
+        "a shared object made with <shufflebias/plugin.h>"),
+    ROW("exec", "CMD", exec, NONE, sb_opt_string,
+        "run CMD through /bin/sh -c and read its standard output; it is "
+        "told SHUFFLEBIAS_N, _SAMPLES, _SEED, _KIND, _FORMAT, _HANDS, "
+        "_DRAW, _ONE_BASED in its environment, and ended once enough are "
+        "read"),
+    ROW("exec-timeout", "S", exec_timeout, GIVEN(exec_timeout_given),
+        set_exec_timeout,
+        "end the program, an input error, when it writes no byte for S "
+        "seconds (default 60; 0: no limit)"),
+    ROW("input", "FILE", input, NONE, sb_opt_string,
+        "recorded samples ('-': standard input); all of them unless "
+        "--samples is given"),
+    SB_OPT_GROUP("input options (with --exec and --input):"),
+    ROW("kind", "K", kind, GIVEN(input_options), sb_opt_string,
+        "permutation (default), draw or deal"),
+    ROW("hands", "H", hands, GIVEN(input_options), set_hands_draw,
+        "hands of a deal (default 4), each n/H cards"),
+    ROW("draw", "K", draw, GIVEN(input_options), set_hands_draw,
+        "cards per drawn hand (default: as many as the first sample "
+        "holds; needed for u8 and u16)"),
+    ROW("format", "F", format, GIVEN(input_options), sb_opt_string,
+        "text (default: numbers separated by spaces, commas or tabs, one "
+        "sample per line), cards (names such as AS 10H TD 2c), u8 or u16 "
+        "(binary, little-endian), pbn (bridge deals N:AKQ.T98.J7.5432 "
+        "..., bare or in [Deal] tags; implies --kind deal, seats N E S W "
+        "as hands 0 1 2 3)"),
+    ROW("card-order", "S:R", card_order, GIVEN(input_options), sb_opt_string,
+        "the numbering of card names (cards, pbn): the suits then the "
+        "ranks in your order, card = suit * 13 + rank, e.g. "
+        "shdc:akqjt98765432 for spades first, ace high (default "
+        "cdhs:23456789tjqka)"),
+    ROW("one-based", NULL, one_based, GIVEN(input_options), sb_opt_flag,
+        "numbers count from 1 (cards 1..n, hands 1..H)"),
+    ROW("skip-invalid", NULL, skip_invalid, GIVEN(input_options),
+        sb_opt_flag,
+        "count and list bad samples, and go on (default: the first one "
+        "ends the run with exit code 2)"),
+    SB_OPT_GROUP("options:"),
+    ROW("n", "N", n, GIVEN(n_given), sb_opt_n, "deck size (default 52)"),
+    ROW("samples", "S", samples, GIVEN(samples_given), sb_opt_count,
+        "decks to sample: 200000, 1e6, 10M (default 1M)"),
+    ROW("seed", "S", seed, GIVEN(seed_given), sb_opt_seed,
+        "seed (default: fresh; always printed)"),
+    ROW("rng", "NAME", rng, GIVEN(rng_given), sb_opt_string,
+        "randomness source (default " SB_RNG_DEFAULT "; any GSL generator "
+        "name such as mt19937; weak: rand15, lcg32, reseed32:NAME)"),
+    ROW("tests", "A,B", tests, NONE, sb_opt_string,
+        "statistics to run (default: the battery for the kind and size; "
+        "see 'shufflebias list')"),
+    ROW("param", "K=V", params, NONE, sb_opt_param,
+        "an algorithm parameter (repeatable)"),
+    ROW("escalate", "K", escalate, GIVEN(escalate_given), sb_opt_escalate,
+        "re-run a suspect result up to K times (default 3, at most 8; 0: "
+        "never), each time on a seed derived from --seed and twice the "
+        "samples of the time before"),
+    ROW("threads", "N", threads, NONE, sb_opt_threads,
+        "threads making samples (default: one per core); the counts are "
+        "the same whatever N"),
+    ROW("memory", "SIZE", memory, NONE, sb_opt_memory,
+        "memory budget for the run's tables, such as 512M, 2G or 1.5GiB "
+        "(K, M, G, T are powers of 1024; default: half the memory the "
+        "process may have, at most 16G); fewer threads when they do not "
+        "all fit, refused (exit 2) when one does not"),
+    ROW("json", "FILE|-", json, NONE, sb_opt_string,
+        "also write the result as JSON ('-': stdout, and no table)"),
+    ROW("quiet", NULL, quiet, NONE, sb_opt_flag,
+        "print nothing but errors (and no progress line); the exit code "
+        "tells"),
+    SB_OPT_HELP,
+    SB_OPT_GROUP("long runs (algorithms and plug-ins):"),
+    ROW("state", "FILE", state, NONE, sb_opt_string,
+        "save the counts to FILE every minute and at the end; Ctrl-C then "
+        "lets the running chunks finish first"),
+    ROW("force", NULL, force, NONE, sb_opt_flag,
+        "with --state (or --resume): replace an existing FILE that is not "
+        "this run's (it may hold another run's counts)"),
+    ROW("resume", "FILE", resume, NONE, sb_opt_string,
+        "go on with the run saved in FILE (which fixes the algorithm, n, "
+        "samples, seed and statistics) and keep saving to it"),
+    ROW("part", "I/K", part, NONE, set_part,
+        "make only part I of K of the run's samples (chunks of 65536 "
+        "decks), to merge later with the other parts made elsewhere: "
+        "shufflebias merge A.state B.state"),
+    SB_OPT_END
+};
+
+const sb_command sb_command_test = {
+    .name = "test",
+    .run = sb_cmd_test,
+    .summary = "sample a shuffle and test it for bias",
+    .synopsis =
+    "usage: shufflebias test ALG [options]\n"
+    "       shufflebias test --plugin SO [NAME] [options]\n"
+    "       shufflebias test --exec CMD [input options] [options]\n"
+    "       shufflebias test --input FILE|- [input options] [options]\n"
+    "\n"
+    "Sample ALG many times and test the decks for bias: a built-in\n"
+    "algorithm, a C plug-in's shuffle (the one called NAME when it holds\n"
+    "several), the output of any program, or decks recorded in a file.\n",
+    .options = options,
+    .epilogue =
+    "Verdicts use Holm's correction over the statistics run: a statistic\n"
+    "whose Holm-adjusted p-value is below 1e-6 fails, below 1e-3 it is\n"
+    "suspect.  A fair shuffle fails one run in a million at most, so a CI\n"
+    "gate can trust a fail; a suspect run is re-run (--escalate) before\n"
+    "anything is reported, and ends pass or fail unless it stays suspect.\n"
+    "Exit codes: 0 no bias found, 1 bias found, 2 usage or input error,\n"
+    "3 inconclusive (still suspect after escalation, or nothing could be\n"
+    "judged), 130 interrupted (a partial report is written, its JSON\n"
+    "verdict 'incomplete').  A bad sample, or a program that ends,\n"
+    "crashes or writes garbage before the samples asked for, is an input\n"
+    "error (2): the report of the samples counted before it is still\n"
+    "written, its JSON verdict 'error'.  Recorded samples cannot be drawn\n"
+    "again, so --input never escalates (and takes no --seed).  See\n"
+    "docs/own-shuffle.md.\n",
+};
+
+/* Returns -1 after printing an error, 1 after printing the usage (-h,
+   --help), 0 otherwise. */
 static int parse(int argc, char **argv, test_options *o)
 {
-    enum { O_N = 256, O_SAMPLES, O_SEED, O_RNG, O_TESTS, O_PARAM, O_JSON,
-           O_QUIET, O_ESCALATE, O_HELP, O_PLUGIN, O_EXEC, O_INPUT, O_KIND,
-           O_HANDS, O_DRAW, O_FORMAT, O_ONE_BASED, O_SKIP_INVALID,
-           O_THREADS, O_STATE, O_RESUME, O_PART, O_FORCE, O_CARD_ORDER,
-           O_EXEC_TIMEOUT, O_MEMORY };
-    static const struct option longopts[] = {
-        { "n", required_argument, NULL, O_N },
-        { "samples", required_argument, NULL, O_SAMPLES },
-        { "seed", required_argument, NULL, O_SEED },
-        { "rng", required_argument, NULL, O_RNG },
-        { "tests", required_argument, NULL, O_TESTS },
-        { "param", required_argument, NULL, O_PARAM },
-        { "json", required_argument, NULL, O_JSON },
-        { "quiet", no_argument, NULL, O_QUIET },
-        { "escalate", required_argument, NULL, O_ESCALATE },
-        { "help", no_argument, NULL, O_HELP },
-        { "plugin", required_argument, NULL, O_PLUGIN },
-        { "exec", required_argument, NULL, O_EXEC },
-        { "input", required_argument, NULL, O_INPUT },
-        { "kind", required_argument, NULL, O_KIND },
-        { "hands", required_argument, NULL, O_HANDS },
-        { "draw", required_argument, NULL, O_DRAW },
-        { "format", required_argument, NULL, O_FORMAT },
-        { "one-based", no_argument, NULL, O_ONE_BASED },
-        { "skip-invalid", no_argument, NULL, O_SKIP_INVALID },
-        { "threads", required_argument, NULL, O_THREADS },
-        { "state", required_argument, NULL, O_STATE },
-        { "resume", required_argument, NULL, O_RESUME },
-        { "part", required_argument, NULL, O_PART },
-        { "force", no_argument, NULL, O_FORCE },
-        { "card-order", required_argument, NULL, O_CARD_ORDER },
-        { "exec-timeout", required_argument, NULL, O_EXEC_TIMEOUT },
-        { "memory", required_argument, NULL, O_MEMORY },
-        { NULL, 0, NULL, 0 }
-    };
     *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT,
                          .escalate = SB_ESCALATIONS_DEFAULT, .hands = 4,
                          .exec_timeout = SB_EXEC_TIMEOUT_DEFAULT };
-    optind = 1;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
-        switch (c) {
-        case O_N:
-            if (sb_cli_opt_n(optarg, &o->n) != 0)
-                return -1;
-            o->n_given = 1;
-            break;
-        case O_THREADS:
-            if (sb_cli_opt_threads(optarg, &o->threads) != 0)
-                return -1;
-            break;
-        case O_MEMORY:
-            if (sb_cli_opt_memory(optarg, &o->memory) != 0)
-                return -1;
-            break;
-        case O_STATE: o->state = optarg; break;
-        case O_RESUME: o->resume = optarg; break;
-        case O_FORCE: o->force = 1; break;
-        case O_PART:
-            if (parse_part(optarg, &o->part_i, &o->part_k) != 0)
-                return -1;
-            o->part = optarg;
-            break;
-        case O_SAMPLES:
-            if (sb_cli_opt_count("samples", optarg, &o->samples) != 0)
-                return -1;
-            o->samples_given = 1;
-            break;
-        case O_SEED:
-            if (sb_cli_opt_seed(optarg, &o->seed) != 0)
-                return -1;
-            o->seed_given = 1;
-            break;
-        case O_RNG: o->rng = optarg; o->rng_given = 1; break;
-        case O_TESTS: o->tests = optarg; break;
-        case O_PARAM:
-            if (sb_cli_opt_param(o->params, &o->n_params, optarg) != 0)
-                return -1;
-            break;
-        case O_JSON: o->json = optarg; break;
-        case O_QUIET: o->quiet = 1; break;
-        case O_ESCALATE:
-            if (sb_cli_opt_escalate(optarg, &o->escalate) != 0)
-                return -1;
-            o->escalate_given = 1;
-            break;
-        case O_HELP: return 1;
-        case O_PLUGIN: o->plugin = optarg; break;
-        case O_EXEC: o->exec = optarg; break;
-        case O_EXEC_TIMEOUT:
-            if (parse_exec_timeout(optarg, &o->exec_timeout) != 0)
-                return -1;
-            o->exec_timeout_given = 1;
-            break;
-        case O_INPUT: o->input = optarg; break;
-        case O_KIND: o->kind = optarg; o->input_options++; break;
-        case O_FORMAT: o->format = optarg; o->input_options++; break;
-        case O_CARD_ORDER:
-            o->card_order = optarg;
-            o->input_options++;
-            break;
-        case O_ONE_BASED: o->one_based = 1; o->input_options++; break;
-        case O_SKIP_INVALID: o->skip_invalid = 1; o->input_options++; break;
-        case O_HANDS:
-        case O_DRAW:
-            if (sb_cli_parse_count(optarg, c == O_HANDS ? &o->hands
-                                                        : &o->draw) != 0
-                || (c == O_HANDS ? o->hands : o->draw) > SB_DECK_MAX) {
-                sb_cli_error("invalid --%s '%s': expected 1 to %u",
-                             c == O_HANDS ? "hands" : "draw", optarg,
-                             SB_DECK_MAX);
-                return -1;
-            }
-            o->hands_given |= c == O_HANDS;
-            o->input_options++;
-            break;
-        default:
-            sb_cli_bad_option("test", argv[optind - 1]);
-            return -1;
-        }
-    }
+    int next;
+    const int rc = sb_options_parse(&sb_command_test, argc, argv, o, &next);
+    if (rc != 0)
+        return rc;
     if (o->exec_timeout_given && !o->exec) {
         sb_cli_error("test: --exec-timeout goes with --exec");
         return -1;
@@ -349,7 +303,7 @@ static int parse(int argc, char **argv, test_options *o)
         return -1;
     }
     if (o->resume)
-        return resume_options(argc, argv, o);
+        return resume_options(argc, argv, next, o);
     if (o->part && !o->seed_given) {
         sb_cli_error("test: --part needs --seed: every part must draw from "
                      "the same seed");
@@ -371,9 +325,9 @@ static int parse(int argc, char **argv, test_options *o)
         }
     }
     if (o->exec || o->input) {
-        if (optind != argc) {
+        if (next != argc) {
             sb_cli_error("test: --%s takes no algorithm name (got '%s')",
-                         o->exec ? "exec" : "input", argv[optind]);
+                         o->exec ? "exec" : "input", argv[next]);
             return -1;
         }
         if (o->input && o->seed_given) {
@@ -382,10 +336,10 @@ static int parse(int argc, char **argv, test_options *o)
                          "program is handed it)");
             return -1;
         }
-        if (o->n_params || o->rng_given) {
+        if (o->params.count || o->rng_given) {
             sb_cli_error("test: --%s is for algorithms; a program draws "
                          "from its own generator and reads what it needs "
-                         "from its environment", o->n_params ? "param"
+                         "from its environment", o->params.count ? "param"
                                                              : "rng");
             return -1;
         }
@@ -404,7 +358,7 @@ static int parse(int argc, char **argv, test_options *o)
                      "--input");
         return -1;
     }
-    return sb_cli_shuffle_name("test", argc, argv, optind, o->plugin,
+    return sb_cli_shuffle_name("test", argc, argv, next, o->plugin,
                                &o->alg);
 }
 
@@ -656,11 +610,8 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
 {
     test_options o;
     int prc = parse(argc, argv, &o);
-    if (prc != 0) {
-        if (prc > 0)
-            fputs(usage, stdout);
+    if (prc != 0)
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
-    }
     if (check_outputs(&o) != 0)
         return SB_EXIT_USAGE;
     if (o.exec || o.input)
@@ -699,7 +650,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
                                .part = o.part_i, .parts = o.part_k };
     sb_report rep;
     if (sb_cli_check_rng(o.rng) == 0
-        && sb_cli_set_params(t, o.params, o.n_params, &cfg.args) == 0
+        && sb_cli_set_params(t, o.params.list, o.params.count, &cfg.args) == 0
         && same_params(&o, o.resume ? &resumed : NULL, t, &cfg.args) == 0
         && sb_cli_run(&cfg, o.tests, o.quiet, o.escalate, &keep, &rep) == 0) {
         /* A run whose state was lost failed, whatever its counts say. */

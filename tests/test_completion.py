@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""The bash completion (src/cli/shufflebias.bash), driven in bash as
+bash drives it: COMP_WORDS and COMP_CWORD set, the function called, the
+words it offers read from COMPREPLY.  What it should offer is asked of
+the program, as the script asks it, so the two cannot disagree."""
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CLI = None
+SCRIPT = None
+
+
+def complete(words, cwd=None):
+    """COMPREPLY for the command line 'words', the last one being the word
+    under the cursor (possibly '')."""
+    line = "COMP_WORDS=(%s); COMP_CWORD=%d" % (
+        " ".join(shlex.quote(w) for w in words), len(words) - 1)
+    script = ("source %s\n%s\n_shufflebias\n"
+              "printf '%%s\\n' \"${COMPREPLY[@]}\"\n"
+              % (shlex.quote(SCRIPT), line))
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(CLI) + os.pathsep + env.get("PATH", "")
+    p = subprocess.run(["bash", "--norc", "--noprofile", "-c", script],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, cwd=cwd, env=env)
+    assert p.returncode == 0, p.stderr
+    return sorted(w for w in p.stdout.split("\n") if w)
+
+
+def names(what):
+    p = subprocess.run([CLI, "list", "--names", what],
+                       stdout=subprocess.PIPE, text=True, check=True)
+    return p.stdout.split()
+
+
+class Completion(unittest.TestCase):
+    def test_commands(self):
+        want = sorted(names("commands"))
+        self.assertIn("test", want)
+        self.assertEqual(complete(["shufflebias", ""]), want)
+        self.assertEqual(complete(["shufflebias", "te"]), ["test"])
+        self.assertEqual(complete(["shufflebias", "--v"]), ["--version"])
+        self.assertEqual(complete(["shufflebias", "help", "ex"]), ["exact"])
+
+    def test_options_per_command(self):
+        self.assertEqual(complete(["shufflebias", "test", "--sam"]),
+                         ["--samples"])
+        self.assertEqual(complete(["shufflebias", "exact", "--ma"]),
+                         ["--markdown", "--max-depth", "--max-paths"])
+        # merge has no --samples; bench has --rounds, test has not.
+        self.assertEqual(complete(["shufflebias", "merge", "--sa"]), [])
+        self.assertEqual(complete(["shufflebias", "bench", "--ro"]),
+                         ["--rounds"])
+        self.assertEqual(complete(["shufflebias", "test", "--ro"]), [])
+
+    def test_algorithms(self):
+        want = sorted(n for n in names("algorithms")
+                      if n.startswith("fisher-"))
+        self.assertGreater(len(want), 1)
+        self.assertEqual(complete(["shufflebias", "test", "fisher-"]), want)
+        self.assertEqual(complete(["shufflebias", "exact", "--n", "3",
+                                   "naive-s"]), ["naive-swap"])
+
+    def test_statistics_after_tests(self):
+        self.assertEqual(complete(["shufflebias", "test", "fisher-yates",
+                                   "--tests", "posi"]), ["position"])
+        # The names before the last comma are kept.
+        self.assertEqual(complete(["shufflebias", "test", "--tests",
+                                   "position,cyc"]), ["position,cycles"])
+        # --tests=NAME: bash breaks the word at '='.
+        self.assertEqual(complete(["shufflebias", "test", "--tests", "=",
+                                   "inv"]), ["inversions"])
+
+    def test_sources_after_rng(self):
+        want = sorted(n for n in names("rngs") if n.startswith("mt19"))
+        self.assertIn("mt19937", want)
+        self.assertEqual(complete(["shufflebias", "test", "--rng", "mt19"]),
+                         want)
+        self.assertEqual(complete(["shufflebias", "audit", "--rng", "xo"]),
+                         ["xoshiro256"])
+
+    def test_values_of_other_options(self):
+        self.assertEqual(complete(["shufflebias", "test", "--kind", "d"]),
+                         ["deal", "draw"])
+        self.assertEqual(complete(["shufflebias", "test", "--format", "u"]),
+                         ["u16", "u8"])
+        # A number: nothing to offer, and no algorithm either.
+        self.assertEqual(complete(["shufflebias", "test", "--n", ""]), [])
+
+    def test_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            for f in ("decks.txt", "deal.py", "run.state"):
+                open(os.path.join(d, f), "w").close()
+            for opt in ("--input", "--json", "--state", "--resume",
+                        "--plugin"):
+                with self.subTest(option=opt):
+                    self.assertEqual(
+                        complete(["shufflebias", "test", opt, "de"], cwd=d),
+                        ["deal.py", "decks.txt"])
+            self.assertEqual(complete(["shufflebias", "merge", "r"], cwd=d),
+                             ["run.state"])
+
+
+def main():
+    global CLI, SCRIPT
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--script", required=True)
+    args, rest = ap.parse_known_args()
+    CLI = os.path.abspath(args.cli)
+    SCRIPT = os.path.abspath(args.script)
+    unittest.main(argv=[sys.argv[0]] + rest)
+
+
+if __name__ == "__main__":
+    main()
