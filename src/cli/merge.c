@@ -24,6 +24,7 @@
 #include "base/rng.h"
 #include "engine/runner.h"
 #include "engine/state.h"
+#include "stats/battery.h"
 
 static const char usage[] =
     "usage: shufflebias merge A.state B.state ... [options]\n"
