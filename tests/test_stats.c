@@ -380,9 +380,12 @@ static void test_dist_result_pooling(void **state)
     counts[5] = 4;
     counts[6] = 1;
     sb_result r;
-    assert_int_equal(sb_gof_dist_result(&r, "fixed-points", counts, prob, 53,
-                                        0, 1000, 1e-6, "fixed point",
-                                        "fixed points", "rencontres"),
+    const sb_gof_law law = {
+        .prob = prob, .k = 53, .one = "fixed point", .many = "fixed points",
+        .desc = "rencontres",
+    };
+    assert_int_equal(sb_gof_law_result(&r, "fixed-points", counts, &law,
+                                       1000, 1e-6),
                      SB_OK);
     assert_true(r.applicable);
     assert_int_equal(r.table.cols, 5);
@@ -446,9 +449,12 @@ static void test_detectable_words(void **state)
     double prob[53];
     sb_null_fixed_points(52, prob);
     sb_result r;
-    assert_int_equal(sb_gof_dist_result(&r, "fixed-points", counts, prob, 53,
-                                        0, 1000, 1e-6, "fixed point",
-                                        "fixed points", "rencontres"),
+    const sb_gof_law law = {
+        .prob = prob, .k = 53, .one = "fixed point", .many = "fixed points",
+        .desc = "rencontres",
+    };
+    assert_int_equal(sb_gof_law_result(&r, "fixed-points", counts, &law,
+                                       1000, 1e-6),
                      SB_OK);
     assert_non_null(strstr(r.detectable_desc, "0 fixed points (36.8% of "
                                               "decks): "));
