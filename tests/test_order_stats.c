@@ -34,19 +34,6 @@ static const sb_stat_type *const order_stats[] = {
 
 /* ---- building blocks --------------------------------------------------- */
 
-/* A uniform deck of n cards (Durstenfeld). */
-static void xs_deck(uint64_t *s, sb_card *deck, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        deck[i] = (sb_card)i;
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t j = xs_below(s, i + 1);
-        sb_card t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
-}
-
 /* The four statistics of one deck, from their definitions, as simply as
    possible (O(n^2) where that is simplest).
 

@@ -21,20 +21,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-/* Fisher-Yates (Durstenfeld) on the identity: uniform.  With 'sattolo'
-   set, j < i instead of j <= i: Sattolo's algorithm, single n-cycles. */
-static void shuffle(uint64_t *s, sb_card *deck, size_t n, int sattolo)
-{
-    for (size_t i = 0; i < n; i++)
-        deck[i] = (sb_card)i;
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t j = xs_below(s, sattolo ? i : i + 1);
-        sb_card t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
-}
-
 static sb_shape perm_shape(size_t n)
 {
     sb_shape s = { SB_KIND_PERMUTATION, n, n, 0 };
@@ -87,7 +73,7 @@ static void fair_samples(const sb_shape *sh, uint64_t *seed, sb_card *out,
     sb_card deck[FAIR_N_MAX];
     assert_true(sh->n <= FAIR_N_MAX);
     for (size_t i = 0; i < count; i++, out += sh->len) {
-        shuffle(seed, deck, sh->n, 0);
+        xs_deck(seed, deck, sh->n);
         if (sh->kind == SB_KIND_DEAL)
             for (size_t p = 0; p < sh->n; p++)
                 out[deck[p]] = (sb_card)(p % sh->hands);
@@ -679,7 +665,7 @@ static void test_position_mean(void **state)
     double plain = 0, scaled = 0, scaled_sq = 0;
     for (int rep = 0; rep < REPS; rep++) {
         for (size_t i = 0; i < S; i++)
-            shuffle(&seed, s + i * N, N, 0);
+            xs_deck(&seed, s + i * N, N);
         /* The plain X^2, counted here independently of stats/position.c. */
         double count[N][N] = { { 0 } }, x2 = 0;
         for (size_t i = 0; i < S; i++)
@@ -747,7 +733,7 @@ static void permutation_of_fair(size_t n, size_t samples, uint64_t seed,
     sb_card *s = malloc(sizeof *s * n * samples);
     assert_non_null(s);
     for (size_t i = 0; i < samples; i++)
-        shuffle(&seed, s + i * n, n, 0);
+        xs_deck(&seed, s + i * n, n);
     run_stat(&sb_stat_permutation, n, s, samples, r);
     free(s);
 }
@@ -834,7 +820,7 @@ static void test_sattolo(void **state)
     sb_card *s = malloc(sizeof *s * N * S);
     assert_non_null(s);
     for (size_t i = 0; i < S; i++)
-        shuffle(&seed, s + i * N, N, 1);
+        xs_fisher_yates(&seed, s + i * N, N, 1);
     sb_result r;
     run_stat(&sb_stat_cycles, N, s, S, &r);
     assert_true(r.applicable);
