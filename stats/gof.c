@@ -619,7 +619,7 @@ int sb_gof_law_result(sb_result *res, const char *name,
    facts to build on"); card x slot of a k-card draw, k groups of one card
    and the n - k cards not drawn, (n-1)k; with k = n the last group is
    empty (no variance, E = 0): it is left out, and the table is the position
-   matrix again.  tests/test_stats.c checks both means by simulation. */
+   matrix again.  tests/test_card_groups.c checks both means by simulation. */
 
 /* Card c's count in column 'col' (a counted group, or the rest). */
 static uint64_t groups_count(const sb_gof_groups *g, size_t c, size_t col,
