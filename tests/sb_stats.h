@@ -9,6 +9,7 @@
 #include "sb_test.h"
 #include "tests/sb_sample.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include "shufflebias/stat.h"
 #include "shufflebias/status.h"
@@ -74,6 +75,17 @@ static inline void fair_samples(const sb_shape *sh, uint64_t *seed,
         else
             memcpy(out, deck, sh->len * sizeof *deck);
     }
+}
+
+/* 'count' fair samples of shape 'sh' from 'seed' in a new array (free
+   it). */
+static inline sb_card *fair_block(const sb_shape *sh, uint64_t *seed,
+                                  size_t count)
+{
+    sb_card *s = malloc(sizeof *s * sh->len * count);
+    assert_non_null(s);
+    fair_samples(sh, seed, s, count);
+    return s;
 }
 
 #endif /* SB_TESTS_STATS_H */

@@ -17,6 +17,24 @@
 
 /* ---- card-hand and card-slot ------------------------------------------ */
 
+/* 'r' is an applicable result of 'name' whose table is rows x cols,
+   observed 'want' (row by row) and expected expect[g] in column g. */
+static void assert_table(const sb_result *r, const char *name, size_t rows,
+                         size_t cols, const double *want,
+                         const double *expect)
+{
+    assert_true(r->applicable);
+    assert_string_equal(r->name, name);
+    assert_int_equal(r->table.rows, rows);
+    assert_int_equal(r->table.cols, cols);
+    for (size_t c = 0; c < rows; c++)
+        for (size_t g = 0; g < cols; g++) {
+            assert_close(r->table.observed[c * cols + g], want[c * cols + g],
+                         0);
+            assert_close(r->table.expected[c * cols + g], expect[g], 0);
+        }
+}
+
 /* The plain X^2 of a card x group table, counted here independently of
    stats/: card x hand for a deal (S/H expected per cell); card x slot for
    a draw (S/n per slot) plus, when k < n, the cards not drawn, counted
@@ -140,18 +158,11 @@ static void test_card_hand_by_hand(void **state)
     const sb_card s[] = { 0, 0, 1, 1,  0, 1, 0, 1,  0, 0, 1, 1,
                           1, 1, 0, 0 };
     const double want[4][2] = { { 3, 1 }, { 2, 2 }, { 2, 2 }, { 1, 3 } };
+    const double expect[2] = { 2.0, 2.0 };
     sb_shape sh = deal_shape(4, 2);
     sb_result r;
     run_shaped(&sb_stat_card_hand, &sh, s, 4, &r);
-    assert_true(r.applicable);
-    assert_string_equal(r.name, "card-hand");
-    assert_int_equal(r.table.rows, 4);
-    assert_int_equal(r.table.cols, 2);
-    for (size_t c = 0; c < 4; c++)
-        for (size_t h = 0; h < 2; h++) {
-            assert_close(r.table.observed[c * 2 + h], want[c][h], 0);
-            assert_close(r.table.expected[c * 2 + h], 2.0, 0);
-        }
+    assert_table(&r, "card-hand", 4, 2, want[0], expect);
     assert_close(r.statistic, 1.5, 1e-15);
     assert_close(r.df, 3.0, 0);
     const double q = erfc(sqrt(0.75)) + sqrt(3.0 / acos(-1.0)) * exp(-0.75);
@@ -182,18 +193,11 @@ static void test_card_slot_by_hand(void **state)
     const sb_card s[] = { 0, 1,  0, 2,  1, 0,  3, 2 };
     const double want[4][3] = { { 2, 1, 1 }, { 1, 1, 2 }, { 0, 2, 2 },
                                 { 1, 0, 3 } };
+    const double expect[3] = { 1.0, 1.0, 2.0 };
     sb_shape sh = draw_shape(4, 2);
     sb_result r;
     run_shaped(&sb_stat_card_slot, &sh, s, 4, &r);
-    assert_true(r.applicable);
-    assert_string_equal(r.name, "card-slot");
-    assert_int_equal(r.table.rows, 4);
-    assert_int_equal(r.table.cols, 3);
-    for (size_t c = 0; c < 4; c++)
-        for (size_t g = 0; g < 3; g++) {
-            assert_close(r.table.observed[c * 3 + g], want[c][g], 0);
-            assert_close(r.table.expected[c * 3 + g], g < 2 ? 1.0 : 2.0, 0);
-        }
+    assert_table(&r, "card-slot", 4, 3, want[0], expect);
     assert_close(r.statistic, 3.75, 1e-15);
     assert_close(r.df, 6.0, 0);
     const double y = 3.75 / 2;
@@ -234,10 +238,8 @@ static void test_card_slot_whole_deck(void **state)
     (void)state;
     enum { N = 6, S = 3000 };
     uint64_t seed = 0x5eed2005ull;
-    sb_card *s = malloc(sizeof *s * N * S);
-    assert_non_null(s);
     sb_shape perm = perm_shape(N), all = draw_shape(N, N);
-    fair_samples(&perm, &seed, s, S);
+    sb_card *s = fair_block(&perm, &seed, S);
     sb_result rp, rs;
     run_stat(&sb_stat_position, N, s, S, &rp);
     run_shaped(&sb_stat_card_slot, &all, s, S, &rs);
@@ -271,10 +273,8 @@ static void test_card_hand_biased(void **state)
     (void)state;
     enum { N = 52, H = 4, S = 20000 };
     uint64_t seed = 0x5eed2006ull;
-    sb_card *s = malloc(sizeof *s * N * S);
-    assert_non_null(s);
     sb_shape sh = deal_shape(N, H);
-    fair_samples(&sh, &seed, s, S);
+    sb_card *s = fair_block(&sh, &seed, S);
     sb_result r;
     run_shaped(&sb_stat_card_hand, &sh, s, S, &r);
     assert_true(r.applicable);

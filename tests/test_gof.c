@@ -41,31 +41,31 @@ static void test_pooling(void **state)
     assert_int_equal(sb_gof_pool(e3, 0, 5.0, last, &g), SB_EINVAL);
 }
 
-/* The fixed points of 52 cards over 1000 samples: expectations 1000 P(k)
-   are 367.9, 367.9, 183.9, 61.3, 15.3, 3.07, 0.51, ... so k = 0..3 stand
-   alone, and 4 with everything above it (3.07 + 0.51 + ... < 5 joins 4):
-   53 categories into 5 groups, df 4. */
-static void test_law_result_pooling(void **state)
+/* The fixed points of 52 cards over 1000 samples, 370, 365, 180, 65,
+   15, 4 and 1 decks with 0 to 6 of them, as a result in 'r'; prob[k]
+   receives the law. */
+static void fixed_points_result(sb_result *r, double prob[53])
 {
-    (void)state;
-    uint64_t counts[53] = { 0 };
-    double prob[53];
+    const uint64_t counts[53] = { 370, 365, 180, 65, 15, 4, 1 };
     sb_null_fixed_points(52, prob);
-    counts[0] = 370;
-    counts[1] = 365;
-    counts[2] = 180;
-    counts[3] = 65;
-    counts[4] = 15;
-    counts[5] = 4;
-    counts[6] = 1;
-    sb_result r;
     const sb_gof_law law = {
         .prob = prob, .k = 53, .one = "fixed point", .many = "fixed points",
         .desc = "rencontres",
     };
-    assert_int_equal(sb_gof_law_result(&r, "fixed-points", counts, &law,
+    assert_int_equal(sb_gof_law_result(r, "fixed-points", counts, &law,
                                        1000, 1e-6),
                      SB_OK);
+}
+
+/* Expectations 1000 P(k) are 367.9, 367.9, 183.9, 61.3, 15.3, 3.07,
+   0.51, ... so k = 0..3 stand alone, and 4 with everything above it
+   (3.07 + 0.51 + ... < 5 joins 4): 53 categories into 5 groups, df 4. */
+static void test_law_result_pooling(void **state)
+{
+    (void)state;
+    double prob[53];
+    sb_result r;
+    fixed_points_result(&r, prob);
     assert_true(r.applicable);
     assert_int_equal(r.table.cols, 5);
     assert_int_equal(r.table.rows, 1);
@@ -124,17 +124,9 @@ static double desc_delta(const sb_result *r)
 static void test_detectable_words(void **state)
 {
     (void)state;
-    uint64_t counts[53] = { 370, 365, 180, 65, 15, 4, 1 };
     double prob[53];
-    sb_null_fixed_points(52, prob);
     sb_result r;
-    const sb_gof_law law = {
-        .prob = prob, .k = 53, .one = "fixed point", .many = "fixed points",
-        .desc = "rencontres",
-    };
-    assert_int_equal(sb_gof_law_result(&r, "fixed-points", counts, &law,
-                                       1000, 1e-6),
-                     SB_OK);
+    fixed_points_result(&r, prob);
     assert_non_null(strstr(r.detectable_desc, "0 fixed points (36.8% of "
                                               "decks): "));
     double group[5] = { 0 };

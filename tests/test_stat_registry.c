@@ -41,9 +41,7 @@ static void test_merge(void **state)
     for (size_t k = 0; k < 5; k++) {
         const sb_shape *shape = &shapes[k];
         const size_t len = shape->len;
-        sb_card *s = malloc(sizeof *s * len * (S1 + S2));
-        assert_non_null(s);
-        fair_samples(shape, &seed, s, S1 + S2);
+        sb_card *s = fair_block(shape, &seed, S1 + S2);
         for (size_t t = 0; sb_stat_types[t] != NULL; t++) {
             const sb_stat_type *type = sb_stat_types[t];
             if (!sb_stat_applies(type, shape, NULL, 0))
@@ -111,9 +109,7 @@ static void test_sweep(void **state)
     const sb_card one[3] = { 0, 0, 0 };
     for (size_t k = 0; k < 3; k++) {
         const sb_shape *shape = &shapes[k];
-        sb_card *s = malloc(sizeof *s * shape->len * S);
-        assert_non_null(s);
-        fair_samples(shape, &seed, s, S);
+        sb_card *s = fair_block(shape, &seed, S);
         for (size_t t = 0; sb_stat_types[t] != NULL; t++) {
             const sb_stat_type *type = sb_stat_types[t];
             if (!sb_stat_applies(type, shape, NULL, 0))
