@@ -61,6 +61,7 @@
 #include <sys/mman.h>
 #endif
 #include "shufflebias/status.h"
+#include "base/rng.h"
 #include "stats/memory.h"
 
 /* The table: at most SLOTS_MAX slots, at most half of them used. */
@@ -112,13 +113,14 @@ struct sb_fingerprints {
                                (lo, hi) */
 };
 
-/* SplitMix64 (Steele, Lea and Flood 2014), for the hash keys only. */
+/* SplitMix64 (Steele, Lea and Flood 2014), for the hash keys only: the
+   state steps by the golden gamma, and each output is the state before
+   the step through sb_mix64, which adds the gamma itself. */
 static uint64_t splitmix64(uint64_t *s)
 {
-    uint64_t x = (*s += 0x9e3779b97f4a7c15ull);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    const uint64_t x = *s;
+    *s += 0x9e3779b97f4a7c15ull;
+    return sb_mix64(x);
 }
 
 static uint64_t mask_for(unsigned j)
