@@ -65,11 +65,12 @@ int sb_fingerprints_starved(const sb_fingerprints *f);
    that they depend on what was kept and not on where the table put it.
    'save' writes sb_fingerprints_words(f) words into 'w'.  'load' replaces
    what 'f' holds by the 'count' words 'w' and trusts none of them:
-   SB_EINVAL (f left empty) for a wrong length, more entries than the
-   cap, j above 64, a flag not 0 or 1, or an entry no set can hold (the
-   fingerprint 0, one not kept at level j, a count of 0 or above 2^32, a
-   fingerprint given twice); SB_ENOMEM when the table cannot grow to hold
-   them. */
+   SB_EINVAL for a wrong length, more entries than the cap, j above 64, a
+   flag not 0 or 1, or an entry no set can hold (the fingerprint 0, one
+   not kept at level j, a count of 0 or above 2^32, a fingerprint given
+   twice); SB_ENOMEM when the table cannot grow to hold them.  A refused
+   load leaves 'f' holding nothing of the words: as it was, or (a
+   fingerprint given twice is met only while inserting) empty. */
 size_t sb_fingerprints_words(const sb_fingerprints *f);
 void sb_fingerprints_save(const sb_fingerprints *f, uint64_t *w);
 int sb_fingerprints_load(sb_fingerprints *f, const uint64_t *w,
