@@ -383,9 +383,8 @@ static int collisions_finalize(const void *acc, uint64_t samples,
                  "the fingerprints whose top %u bits are 0", j);
     snprintf(res->note, sizeof res->note,
              "%zu distinct %s kept (%s); 128-bit fingerprints: 2^%.0f false "
-             "repeats expected; Poisson upper tail", sb_fingerprints_distinct(a->fp),
-             many, which,
-             log2_false);
+             "repeats expected; Poisson upper tail",
+             sb_fingerprints_distinct(a->fp), many, which, log2_false);
     return SB_OK;
 }
 

@@ -547,6 +547,33 @@ static void test_limits(void **state)
 
 /* ---- the shuffles each statistic exists for --------------------------- */
 
+/* 'stat' alone on 'samples' decks of n cards from 'alg' with 'params'
+   (NULL: its defaults) on 'seed': the result, applicable, in 'rep'
+   (release it). */
+static const sb_result *run_one(const char *alg, const char *const *params,
+                                const sb_stat_type *stat, size_t n,
+                                uint64_t samples, uint64_t seed,
+                                sb_report *rep)
+{
+    const sb_stat_type *const stats[] = { stat };
+    sb_test_run(sb_test_alg(alg), params, n, samples, seed, SB_RNG_DEFAULT,
+                stats, 1, rep);
+    assert_true(rep->results[0].applicable);
+    return &rep->results[0];
+}
+
+/* The same number of fisher-yates decks passes 'stat' (p >= 1e-6: false
+   alarm 1e-6 over random seeds). */
+static void fair_shuffle_passes(const sb_stat_type *stat, size_t n,
+                                uint64_t samples, uint64_t seed)
+{
+    sb_report rep;
+    const sb_result *r = run_one("fisher-yates", NULL, stat, n, samples,
+                                 seed, &rep);
+    assert_true(r->p_value >= 1e-6);
+    sb_report_release(&rep);
+}
+
 /* The X^2 a pooled result should show when the samples follow 'alt'
    instead of the null 'null' (both per value, value v at index
    v - first): with q_g and p_g the two laws summed over group g, O_g is
@@ -594,13 +621,10 @@ static void test_rising_ten_riffles(void **state)
     (void)state;
     enum { N = 52, K = 10 };
     const uint64_t S = 32768;
-    static const sb_stat_type *const stats[] = { &sb_stat_rising };
     const char *const params[] = { "passes=10", NULL };
     sb_report rep;
-    sb_test_run(sb_test_alg("riffle"), params, N, S, 0x5eed3003ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    const sb_result *r = &rep.results[0];
-    assert_true(r->applicable);
+    const sb_result *r = run_one("riffle", params, &sb_stat_rising, N, S,
+                                 0x5eed3003ull, &rep);
     assert_true(r->p_value < 1e-6);
     assert_int_equal(r->verdict, SB_VERDICT_FAIL);
 
@@ -624,11 +648,7 @@ static void test_rising_ten_riffles(void **state)
     assert_true(r->table.observed[0] > r->table.expected[0]);
     sb_report_release(&rep);
 
-    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed3004ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    assert_true(rep.results[0].applicable);
-    assert_true(rep.results[0].p_value >= 1e-6);
-    sb_report_release(&rep);
+    fair_shuffle_passes(&sb_stat_rising, N, S, 0x5eed3004ull);
 }
 
 /* 'descents' on 4 GSR riffles of 52 cards.  An a-shuffle (a = 2^4 = 16
@@ -650,13 +670,10 @@ static void test_descents_four_riffles(void **state)
     (void)state;
     enum { N = 52, A = 16 };
     const uint64_t S = 2000;
-    static const sb_stat_type *const stats[] = { &sb_stat_descents };
     const char *const params[] = { "passes=4", NULL };
     sb_report rep;
-    sb_test_run(sb_test_alg("riffle"), params, N, S, 0x5eed3005ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    const sb_result *r = &rep.results[0];
-    assert_true(r->applicable);
+    const sb_result *r = run_one("riffle", params, &sb_stat_descents, N, S,
+                                 0x5eed3005ull, &rep);
     assert_true(r->p_value < 1e-6);
 
     /* f[v][d]: P(the digits so far end with v and show d descents). */
@@ -688,10 +705,7 @@ static void test_descents_four_riffles(void **state)
     assert_true(fabs(r->statistic - mean) < 5 * sd);
     sb_report_release(&rep);
 
-    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed3006ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    assert_true(rep.results[0].p_value >= 1e-6);
-    sb_report_release(&rep);
+    fair_shuffle_passes(&sb_stat_descents, N, S, 0x5eed3006ull);
 }
 
 /* 'inversions' on sort-random-comparator with sort=insertion, 52 cards.
@@ -711,23 +725,18 @@ static void test_inversions_insertion_sort(void **state)
     (void)state;
     enum { N = 52 };
     const uint64_t S = 200;
-    static const sb_stat_type *const stats[] = { &sb_stat_inversions };
     const char *const params[] = { "sort=insertion", NULL };
     sb_report rep;
-    sb_test_run(sb_test_alg("sort-random-comparator"), params, N, S,
-                0x5eed3007ull, SB_RNG_DEFAULT, stats, 1, &rep);
-    const sb_result *r = &rep.results[0];
-    assert_true(r->applicable);
+    const sb_result *r = run_one("sort-random-comparator", params,
+                                 &sb_stat_inversions, N, S, 0x5eed3007ull,
+                                 &rep);
     assert_int_equal(r->table.lo[0], 0);
     assert_true(r->table.hi[0] >= 100);
     assert_close(r->table.observed[0], (double)S, 0);
     assert_int_equal(r->p_underflow, 1);
     sb_report_release(&rep);
 
-    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed3008ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    assert_true(rep.results[0].p_value >= 1e-6);
-    sb_report_release(&rep);
+    fair_shuffle_passes(&sb_stat_inversions, N, S, 0x5eed3008ull);
 }
 
 /* 'successions' on human-packet with its defaults (7 passes, 52 cards).
@@ -744,12 +753,9 @@ static void test_successions_human_packet(void **state)
     (void)state;
     enum { N = 52 };
     const uint64_t S = 2000;
-    static const sb_stat_type *const stats[] = { &sb_stat_successions };
     sb_report rep;
-    sb_test_run(sb_test_alg("human-packet"), NULL, N, S, 0x5eed3009ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    const sb_result *r = &rep.results[0];
-    assert_true(r->applicable);
+    const sb_result *r = run_one("human-packet", NULL, &sb_stat_successions,
+                                 N, S, 0x5eed3009ull, &rep);
     assert_true(r->p_value < 1e-6);
     assert_int_equal(r->table.lo[0], 0);
     assert_int_equal(r->table.hi[0], 0);
@@ -758,10 +764,7 @@ static void test_successions_human_packet(void **state)
                 < e0 - 5 * sqrt((double)S * p0 * (1 - p0)));
     sb_report_release(&rep);
 
-    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed300aull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    assert_true(rep.results[0].p_value >= 1e-6);
-    sb_report_release(&rep);
+    fair_shuffle_passes(&sb_stat_successions, N, S, 0x5eed300aull);
 }
 
 /* A fair shuffle passes all four at once, at 52 cards with 10^5 decks
