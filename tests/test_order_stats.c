@@ -308,44 +308,35 @@ static void moments(const double *p, size_t k, double first, double *sum,
     *var = m2 / s - *mean * *mean;
 }
 
-/* n = 20, the largest exact row: the integers sum to 20! and the doubles
-   agree with them to 1e-12 everywhere, including the far tails (1/20!). */
+/* n = 20, the largest exact row: the k integers 'count' gives sum to 20!
+   and the doubles of 'prob' agree with them to 1e-12 everywhere,
+   including the far tails (1/20!).  'c' and 'p' receive them. */
+static void check_n20(int (*count)(size_t, uint64_t *),
+                      int (*prob)(size_t, double *), size_t k, uint64_t *c,
+                      double *p)
+{
+    const uint64_t f20 = 2432902008176640000ull;   /* 20!, A000142 */
+    assert_int_equal(count(20, c), SB_OK);
+    assert_int_equal(prob(20, p), SB_OK);
+    uint64_t total = 0;
+    for (size_t v = 0; v < k; v++) {
+        total += c[v];
+        assert_close(p[v], (double)c[v] / (double)f20, 1e-12);
+    }
+    assert_int_equal(total, f20);
+}
+
 static void test_nulls_n20(void **state)
 {
     (void)state;
-    const uint64_t f20 = 2432902008176640000ull;   /* 20!, A000142 */
     uint64_t c[191];
     double p[191];
-    uint64_t total;
-
-    assert_int_equal(sb_null_eulerian_count(20, c), SB_OK);
-    assert_int_equal(sb_null_eulerian(20, p), SB_OK);
-    total = 0;
-    for (size_t k = 0; k < 20; k++) {
-        total += c[k];
-        assert_close(p[k], (double)c[k] / (double)f20, 1e-12);
-    }
-    assert_int_equal(total, f20);
-
-    assert_int_equal(sb_null_inversions_count(20, c), SB_OK);
-    assert_int_equal(sb_null_inversions(20, p), SB_OK);
-    total = 0;
-    for (size_t k = 0; k <= 190; k++) {
-        total += c[k];
+    check_n20(sb_null_eulerian_count, sb_null_eulerian, 20, c, p);
+    check_n20(sb_null_inversions_count, sb_null_inversions, 191, c, p);
+    for (size_t k = 0; k <= 190; k++)
         assert_int_equal(c[k], c[190 - k]);     /* reversal: k <-> 190-k */
-        assert_close(p[k], (double)c[k] / (double)f20, 1e-12);
-    }
-    assert_int_equal(total, f20);
     assert_int_equal(c[1], 19);                 /* one adjacent swap */
-
-    assert_int_equal(sb_null_successions_count(20, c), SB_OK);
-    assert_int_equal(sb_null_successions(20, p), SB_OK);
-    total = 0;
-    for (size_t k = 0; k < 20; k++) {
-        total += c[k];
-        assert_close(p[k], (double)c[k] / (double)f20, 1e-12);
-    }
-    assert_int_equal(total, f20);
+    check_n20(sb_null_successions_count, sb_null_successions, 20, c, p);
 
     assert_int_equal(sb_null_eulerian_count(21, c), SB_EINVAL);
     assert_int_equal(sb_null_inversions_count(21, c), SB_EINVAL);
