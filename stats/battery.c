@@ -12,6 +12,9 @@
 #include "stats/battery.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "shufflebias/status.h"
 
 /* The order of the step-down: by p-value, ties by position. */
 static int before(const sb_result *r, size_t a, size_t b)
@@ -73,4 +76,43 @@ sb_verdict sb_battery_verdicts(sb_result *r, size_t m, double suspect_alpha,
             overall = r[i].verdict;
     }
     return overall;
+}
+
+int sb_report_results(sb_report *rep, const sb_stat_type *const *stats,
+                      size_t n_stats, void *const *acc, uint64_t done,
+                      char *err, size_t len)
+{
+    rep->results = calloc(n_stats ? n_stats : 1, sizeof *rep->results);
+    if (!rep->results) {
+        snprintf(err, len, "out of memory finalizing the run");
+        return SB_ENOMEM;
+    }
+    rep->n_results = n_stats;
+    rep->run.suspect_alpha = SB_SUSPECT_ALPHA;
+    rep->run.fail_alpha = SB_FAIL_ALPHA;
+    /* The detectable effect is computed at the fail threshold a single
+       statistic faces in the worst case of Holm's procedure. */
+    const double alpha = SB_FAIL_ALPHA / (double)(n_stats ? n_stats : 1);
+    for (size_t i = 0; i < n_stats; i++) {
+        int rc = stats[i]->finalize(acc[i], done, alpha, &rep->results[i]);
+        if (rc != SB_OK) {
+            snprintf(err, len, "statistic '%s' could not be computed: %s",
+                     stats[i]->name, sb_status_str(rc));
+            sb_report_release(rep);
+            return rc;
+        }
+    }
+    sb_battery_holm(rep->results, rep->n_results);
+    rep->verdict = sb_battery_verdicts(rep->results, rep->n_results,
+                                       SB_SUSPECT_ALPHA, SB_FAIL_ALPHA);
+    return SB_OK;
+}
+
+void sb_report_release(sb_report *rep)
+{
+    for (size_t i = 0; i < rep->n_results; i++)
+        sb_result_clear(&rep->results[i]);
+    free(rep->results);
+    rep->results = NULL;
+    rep->n_results = 0;
 }

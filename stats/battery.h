@@ -6,11 +6,15 @@
  * sequentially rejective multiple test procedure", Scand. J. Statist. 1979)
  * controls the family-wise error rate under any dependence; the verdicts
  * are then read off the adjusted p-values with stated thresholds.
+ * sb_report_results does the whole of it for a run's counts: finalize
+ * each statistic, correct, judge.
  */
 #ifndef SB_BATTERY_H
 #define SB_BATTERY_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include "shufflebias/report.h"
 #include "shufflebias/stat.h"
 
 /* Verdict thresholds on Holm-adjusted p-values: below SB_FAIL_ALPHA a
@@ -33,5 +37,19 @@ void sb_battery_holm(sb_result *r, size_t m);
    results (SB_VERDICT_NA when none is applicable). */
 sb_verdict sb_battery_verdicts(sb_result *r, size_t m, double suspect_alpha,
                                double fail_alpha);
+
+/* Fill rep->results from the accumulators 'acc' of 'stats' over 'done'
+   samples: finalize each (the detectable effects at the fail threshold
+   one statistic faces in Holm's worst case), Holm's correction, the
+   verdicts, and the thresholds in rep->run.  The rest of rep->run is the
+   caller's.  SB_OK, or a status with a one-line reason in 'err' naming
+   the statistic (then rep holds no results). */
+int sb_report_results(sb_report *rep, const sb_stat_type *const *stats,
+                      size_t n_stats, void *const *acc, uint64_t done,
+                      char *err, size_t len);
+
+/* Release the results of 'rep' (sb_report_results, sb_run) and leave it
+   with none; the rest of 'rep' is untouched. */
+void sb_report_release(sb_report *rep);
 
 #endif /* SB_BATTERY_H */

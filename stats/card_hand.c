@@ -19,7 +19,7 @@
  * X^2 (n-1)/n tends to chi-square((n-1)(H-1)) and the plain X^2 has mean
  * n(H-1) exactly (DESIGN.md, "Statistics: facts to build on").  The
  * derivation in full, shared with 'card-slot', is in gof.c, which turns
- * this table into the result; tests/test_stats.c checks both means by
+ * this table into the result; tests/test_card_groups.c checks both means by
  * simulation.  For a bridge deal (52 cards, 4 hands) that is
  * chi-square(153) for the scaled value, mean 156 for the plain one.
  *

@@ -25,7 +25,7 @@
  * the not-drawn column is always empty and is left out: the table is then
  * the position matrix, chi-square((n-1)^2).  The derivation in full,
  * shared with 'card-hand', is in gof.c, which turns this table into the
- * result; tests/test_stats.c checks both means by simulation.
+ * result; tests/test_card_groups.c checks both means by simulation.
  *
  * Applies when n >= 2 and k >= 1; else the result is not applicable,
  * saying why.  Never pooled, like position.

@@ -17,35 +17,22 @@
  * expects at least 5 (stats/gof.c), chi-square with groups - 1 df.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "shufflebias/status.h"
-#include "stats/gof.h"
+#include "stats/histogram.h"
 #include "stats/nulls.h"
-#include "stats/memory.h"
 #include "stats/registry.h"
-#include "stats/saved.h"
 
-typedef struct cycles_acc {
-    size_t n;               /* deck size */
-    unsigned char *seen;    /* scratch for add: n flags, not a count */
-    uint64_t counts[];      /* counts[k], samples with k cycles, n + 1 */
-} cycles_acc;
-
+/* An sb_hist over k = 0..n, its scratch 'seen' for add (n flags, not
+   counts).  Saved words of decks of no cycle are refused: the walk from
+   position 0 always starts one. */
 static int cycles_alloc(void **acc, const sb_shape *shape)
 {
-    *acc = NULL;
-    if (shape->kind != SB_KIND_PERMUTATION || shape->len != shape->n
-        || shape->n < 1 || shape->n > SB_DECK_MAX)
-        return SB_EINVAL;
-    const size_t n = shape->n;
-    cycles_acc *a = calloc(1, sizeof *a + (n + 1) * sizeof(uint64_t) + n);
-    if (a == NULL)
-        return SB_ENOMEM;
-    a->n = n;
-    a->seen = (unsigned char *)(a->counts + n + 1);
-    *acc = a;
-    return SB_OK;
+    int st = sb_hist_alloc(acc, shape, sb_stat_cycles.name, SB_DECK_MAX,
+                           shape->n + 1, shape->n);
+    if (st == SB_OK)
+        ((sb_hist *)*acc)->impossible = 0;
+    return st;
 }
 
 /* Walk each cycle once from its first unseen element.  Every walk stops
@@ -59,7 +46,7 @@ static int cycles_alloc(void **acc, const sb_shape *shape)
    the processor instead of waiting on one another. */
 #define LANES 4
 
-static void cycles_add_small(cycles_acc *a, const sb_card *samples,
+static void cycles_add_small(sb_hist *a, const sb_card *samples,
                              size_t count)
 {
     const size_t n = a->n;
@@ -107,13 +94,13 @@ static void cycles_add_small(cycles_acc *a, const sb_card *samples,
 
 static void cycles_add(void *acc, const sb_card *samples, size_t count)
 {
-    cycles_acc *a = acc;
+    sb_hist *a = acc;
     const size_t n = a->n;
     if (n <= 64) {
         cycles_add_small(a, samples, count);
         return;
     }
-    unsigned char *seen = a->seen;
+    unsigned char *seen = a->scratch;
     for (size_t i = 0; i < count; i++, samples += n) {
         memset(seen, 0, n);
         size_t cycles = 0;
@@ -128,82 +115,27 @@ static void cycles_add(void *acc, const sb_card *samples, size_t count)
     }
 }
 
-static int cycles_merge(void *into, const void *from)
-{
-    cycles_acc *a = into;
-    const cycles_acc *b = from;
-    if (a->n != b->n)
-        return SB_EINVAL;
-    for (size_t k = 0; k <= a->n; k++)
-        a->counts[k] += b->counts[k];
-    return SB_OK;
-}
-
 static int cycles_finalize(const void *acc, uint64_t samples,
                            double fail_alpha, sb_result *res)
 {
-    const cycles_acc *a = acc;
-    const size_t n = a->n;
-    if (n < 2) {
-        sb_gof_begin(res, sb_stat_cycles.name);
-        return sb_gof_not_applicable(res,
-            "'cycles' needs n >= 2: a deck of 1 is always 1 cycle");
-    }
-    double *prob = malloc((n + 1) * sizeof *prob);
-    if (prob == NULL) {
-        sb_gof_begin(res, sb_stat_cycles.name);
-        return SB_ENOMEM;
-    }
-    sb_null_cycles(n, prob);
+    const sb_hist *a = acc;
     char null_desc[96];
     snprintf(null_desc, sizeof null_desc,
              "P(k) = c(%zu,k) / %zu!, Stirling numbers of the first kind",
-             n, n);
+             a->n, a->n);
     /* The support is 1..n: a permutation has at least one cycle. */
-    int st = sb_gof_dist_result(res, sb_stat_cycles.name, a->counts + 1,
-                                prob + 1, n, 1, samples, fail_alpha,
-                                "cycle", "cycles", null_desc);
-    free(prob);
-    return st;
-}
-
-static void cycles_free(void *acc)
-{
-    free(acc);
-}
-
-/* State files (stats/saved.h): the key, then counts[0..n] ('seen' is
-   scratch).  Refused besides a wrong length or key: a total beyond 64
-   bits, and samples of no cycle (the walk from position 0 always starts
-   one). */
-static uint64_t cycles_key(const cycles_acc *a)
-{
-    return sb_saved_key(sb_stat_cycles.name, SB_KIND_PERMUTATION, a->n,
-                        a->n, 0);
-}
-
-static int cycles_save(const void *acc, uint64_t **words, size_t *count)
-{
-    const cycles_acc *a = acc;
-    return sb_saved_counts(cycles_key(a), a->counts, a->n + 1, words, count);
-}
-
-static int cycles_load(void *acc, const uint64_t *words, size_t count)
-{
-    cycles_acc *a = acc;
-    const uint64_t *c = sb_saved_histogram(words, count, cycles_key(a),
-                                           a->n + 1);
-    if (c == NULL || c[0] != 0)
-        return SB_EINVAL;
-    memcpy(a->counts, c, (a->n + 1) * sizeof *c);
-    return SB_OK;
+    const sb_hist_law law = {
+        .null = sb_null_cycles, .skip = 1,
+        .one = "cycle", .many = "cycles",
+        .desc = null_desc,
+        .too_small = "'cycles' needs n >= 2: a deck of 1 is always 1 cycle",
+    };
+    return sb_hist_result(a, &law, samples, fail_alpha, res);
 }
 
 static size_t cycles_memory(const sb_shape *shape, size_t *finalize)
 {
-    const size_t n = shape->n;
-    *finalize = sb_mem_finalize(n + 1, 0);
-    return sb_mem(sizeof(cycles_acc) + (n + 1) * sizeof(uint64_t) + n);
+    return sb_hist_memory(shape->n + 1, shape->n, finalize);
 }
 
 const sb_stat_type sb_stat_cycles = {
@@ -215,10 +147,10 @@ const sb_stat_type sb_stat_cycles = {
     .n_max = SB_DECK_MAX,
     .alloc = cycles_alloc,
     .add = cycles_add,
-    .merge = cycles_merge,
+    .merge = sb_hist_merge,
     .finalize = cycles_finalize,
-    .free = cycles_free,
-    .save = cycles_save,
-    .load = cycles_load,
+    .free = sb_hist_free,
+    .save = sb_hist_save,
+    .load = sb_hist_load,
     .memory = cycles_memory,
 };

@@ -32,37 +32,20 @@
  * max(0, (X^2 - df) / N).
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "shufflebias/status.h"
-#include "stats/gof.h"
+#include "stats/histogram.h"
 #include "stats/nulls.h"
-#include "stats/memory.h"
 #include "stats/registry.h"
-#include "stats/saved.h"
 
-typedef struct descents_acc {
-    size_t n;               /* deck size */
-    uint64_t counts[];      /* counts[d], samples with d descents, n */
-} descents_acc;
-
+/* An sb_hist over d = 0..n-1. */
 static int descents_alloc(void **acc, const sb_shape *shape)
 {
-    *acc = NULL;
-    if (shape->kind != SB_KIND_PERMUTATION || shape->len != shape->n
-        || shape->n < 1 || shape->n > SB_DECK_MAX)
-        return SB_EINVAL;
-    descents_acc *a = calloc(1, sizeof *a + shape->n * sizeof(uint64_t));
-    if (a == NULL)
-        return SB_ENOMEM;
-    a->n = shape->n;
-    *acc = a;
-    return SB_OK;
+    return sb_hist_alloc(acc, shape, sb_stat_descents.name, SB_DECK_MAX,
+                         shape->n, 0);
 }
 
 static void descents_add(void *acc, const sb_card *samples, size_t count)
 {
-    descents_acc *a = acc;
+    sb_hist *a = acc;
     const size_t n = a->n;
     for (size_t i = 0; i < count; i++, samples += n) {
         size_t d = 0;
@@ -72,77 +55,24 @@ static void descents_add(void *acc, const sb_card *samples, size_t count)
     }
 }
 
-static int descents_merge(void *into, const void *from)
-{
-    descents_acc *a = into;
-    const descents_acc *b = from;
-    if (a->n != b->n)
-        return SB_EINVAL;
-    for (size_t k = 0; k < a->n; k++)
-        a->counts[k] += b->counts[k];
-    return SB_OK;
-}
-
 static int descents_finalize(const void *acc, uint64_t samples,
                              double fail_alpha, sb_result *res)
 {
-    const descents_acc *a = acc;
-    const size_t n = a->n;
-    if (n < 2) {
-        sb_gof_begin(res, sb_stat_descents.name);
-        return sb_gof_not_applicable(res,
-            "'descents' needs n >= 2: a deck of 1 has no descent");
-    }
-    double *prob = malloc(n * sizeof *prob);
-    if (prob == NULL) {
-        sb_gof_begin(res, sb_stat_descents.name);
-        return SB_ENOMEM;
-    }
-    sb_null_eulerian(n, prob);
+    const sb_hist *a = acc;
     char null_desc[96];
     snprintf(null_desc, sizeof null_desc,
-             "P(d) = A(%zu,d) / %zu!, Eulerian numbers", n, n);
-    int st = sb_gof_dist_result(res, sb_stat_descents.name, a->counts, prob,
-                                n, 0, samples, fail_alpha, "descent",
-                                "descents", null_desc);
-    free(prob);
-    return st;
-}
-
-static void descents_free(void *acc)
-{
-    free(acc);
-}
-
-/* State files (stats/saved.h): the key, then counts[0..n-1].  Refused:
-   a wrong length or key, a total beyond 64 bits. */
-static uint64_t descents_key(const descents_acc *a)
-{
-    return sb_saved_key(sb_stat_descents.name, SB_KIND_PERMUTATION, a->n,
-                        a->n, 0);
-}
-
-static int descents_save(const void *acc, uint64_t **words, size_t *count)
-{
-    const descents_acc *a = acc;
-    return sb_saved_counts(descents_key(a), a->counts, a->n, words, count);
-}
-
-static int descents_load(void *acc, const uint64_t *words, size_t count)
-{
-    descents_acc *a = acc;
-    const uint64_t *c = sb_saved_histogram(words, count, descents_key(a),
-                                           a->n);
-    if (c == NULL)
-        return SB_EINVAL;
-    memcpy(a->counts, c, a->n * sizeof *c);
-    return SB_OK;
+             "P(d) = A(%zu,d) / %zu!, Eulerian numbers", a->n, a->n);
+    const sb_hist_law law = {
+        .null = sb_null_eulerian, .one = "descent", .many = "descents",
+        .desc = null_desc,
+        .too_small = "'descents' needs n >= 2: a deck of 1 has no descent",
+    };
+    return sb_hist_result(a, &law, samples, fail_alpha, res);
 }
 
 static size_t descents_memory(const sb_shape *shape, size_t *finalize)
 {
-    *finalize = sb_mem_finalize(shape->n, 0);
-    return sb_mem(sizeof(descents_acc) + shape->n * sizeof(uint64_t));
+    return sb_hist_memory(shape->n, 0, finalize);
 }
 
 const sb_stat_type sb_stat_descents = {
@@ -154,10 +84,10 @@ const sb_stat_type sb_stat_descents = {
     .n_max = SB_DECK_MAX,
     .alloc = descents_alloc,
     .add = descents_add,
-    .merge = descents_merge,
+    .merge = sb_hist_merge,
     .finalize = descents_finalize,
-    .free = descents_free,
-    .save = descents_save,
-    .load = descents_load,
+    .free = sb_hist_free,
+    .save = sb_hist_save,
+    .load = sb_hist_load,
     .memory = descents_memory,
 };

@@ -145,16 +145,6 @@ int sb_gof_normal_p(double z, double *p, int *underflow)
     return finish_p(gsl_cdf_ugaussian_Q(z), p, underflow);
 }
 
-int sb_gof_poisson_midp(uint64_t x, double mu, double *p, int *underflow)
-{
-    if (!(mu > 0.0) || x > UINT32_MAX || p == NULL || underflow == NULL)
-        return SB_EINVAL;
-    /* gsl_cdf_poisson_Q(k) is P(X > k). */
-    const double above = gsl_cdf_poisson_Q((unsigned)x, mu);
-    const double at = gsl_ran_poisson_pdf((unsigned)x, mu);
-    return finish_p(above + 0.5 * at, p, underflow);
-}
-
 int sb_gof_poisson_result(sb_result *res, uint64_t x, double mu)
 {
     if (!(mu > 0.0) || x > UINT32_MAX)
@@ -451,58 +441,20 @@ void sb_gof_percent(char *buf, size_t len, double pct)
         snprintf(buf, len, "%.3g", pct);
 }
 
-/* How the categories of a 1-D result are named: by number and unit, or
-   by a name each. */
-typedef struct dist_words {
-    long first_value;
-    const char *one, *many;        /* "cycle", "cycles" */
-    const char *const *names;      /* or names[value - first_value] */
-} dist_words;
-
 /* "1 cycle", "0 fixed points", "5-52 cycles"; "flush", "four of a kind to
    straight flush". */
 static void group_label(char *buf, size_t len, long lo, long hi,
-                        const dist_words *w)
+                        const sb_gof_law *law)
 {
-    if (w->names && lo == hi)
-        snprintf(buf, len, "%s", w->names[lo - w->first_value]);
-    else if (w->names)
-        snprintf(buf, len, "%s to %s", w->names[lo - w->first_value],
-                 w->names[hi - w->first_value]);
+    if (law->names && lo == hi)
+        snprintf(buf, len, "%s", law->names[lo - law->first_value]);
+    else if (law->names)
+        snprintf(buf, len, "%s to %s", law->names[lo - law->first_value],
+                 law->names[hi - law->first_value]);
     else if (lo == hi)
-        snprintf(buf, len, "%ld %s", lo, lo == 1 ? w->one : w->many);
+        snprintf(buf, len, "%ld %s", lo, lo == 1 ? law->one : law->many);
     else
-        snprintf(buf, len, "%ld-%ld %s", lo, hi, w->many);
-}
-
-static int dist_result(sb_result *res, const char *name,
-                       const uint64_t *counts, const double *prob, size_t k,
-                       const dist_words *w, uint64_t samples,
-                       double fail_alpha, const char *null_desc);
-
-int sb_gof_dist_result(sb_result *res, const char *name,
-                       const uint64_t *counts, const double *prob, size_t k,
-                       long first_value, uint64_t samples,
-                       double fail_alpha, const char *one,
-                       const char *many, const char *null_desc)
-{
-    const dist_words w = { first_value, one, many, NULL };
-    return dist_result(res, name, counts, prob, k, &w, samples, fail_alpha,
-                       null_desc);
-}
-
-int sb_gof_dist_named(sb_result *res, const char *name,
-                      const uint64_t *counts, const double *prob, size_t k,
-                      const char *const *names, uint64_t samples,
-                      double fail_alpha, const char *null_desc)
-{
-    if (names == NULL) {
-        sb_gof_begin(res, name);
-        return SB_EINVAL;
-    }
-    const dist_words w = { 0, NULL, NULL, names };
-    return dist_result(res, name, counts, prob, k, &w, samples, fail_alpha,
-                       null_desc);
+        snprintf(buf, len, "%ld-%ld %s", lo, hi, law->many);
 }
 
 int sb_gof_pooled_begin(sb_gof_pooled *p, sb_result *res, const double *prob,
@@ -578,20 +530,21 @@ void sb_gof_pooled_end(sb_gof_pooled *p)
     p->last = NULL;
 }
 
-static int dist_result(sb_result *res, const char *name,
-                       const uint64_t *counts, const double *prob, size_t k,
-                       const dist_words *w, uint64_t samples,
-                       double fail_alpha, const char *null_desc)
+int sb_gof_law_result(sb_result *res, const char *name,
+                      const uint64_t *counts, const sb_gof_law *law,
+                      uint64_t samples, double fail_alpha)
 {
     sb_gof_begin(res, name);
-    if (counts == NULL || prob == NULL || k == 0)
+    if (counts == NULL || law == NULL || law->prob == NULL || law->k == 0
+        || law->desc == NULL
+        || (law->names == NULL && (law->one == NULL || law->many == NULL)))
         return SB_EINVAL;
     if (samples == 0)
         return sb_gof_not_applicable(res, "no samples");
 
     const double N = (double)samples;
     sb_gof_pooled p;
-    int st = sb_gof_pooled_begin(&p, res, prob, k, samples);
+    int st = sb_gof_pooled_begin(&p, res, law->prob, law->k, samples);
     if (st == SB_OK && res->applicable)
         st = sb_gof_table_alloc(&res->table, 1, p.groups, 1);
     if (st != SB_OK || !res->applicable) {
@@ -601,7 +554,7 @@ static int dist_result(sb_result *res, const char *name,
     const size_t groups = p.groups;
     size_t worst_g;
     double worst;
-    const double x2 = sb_gof_pooled_x2(&p, counts, w->first_value,
+    const double x2 = sb_gof_pooled_x2(&p, counts, law->first_value,
                                        &res->table, 0, &worst_g, &worst);
     sb_gof_pooled_note(&p, res->note, sizeof res->note);
     sb_gof_pooled_end(&p);
@@ -612,7 +565,7 @@ static int dist_result(sb_result *res, const char *name,
         return st;
 
     snprintf(res->null_desc, sizeof res->null_desc, "%s; chi-square(%zu)",
-             null_desc, groups - 1);
+             law->desc, groups - 1);
 
     char label[64], obs[32], want[32];
     const sb_table *t = &res->table;
@@ -620,13 +573,14 @@ static int dist_result(sb_result *res, const char *name,
     for (size_t g = 1; g < groups; g++)
         if (t->expected[g] > t->expected[likely])
             likely = g;
-    group_label(label, sizeof label, t->lo[likely], t->hi[likely], w);
+    group_label(label, sizeof label, t->lo[likely], t->hi[likely], law);
     sb_gof_percent(want, sizeof want, 100.0 * t->expected[likely] / N);
     char what[sizeof label + sizeof want + 16];
     snprintf(what, sizeof what, "%s (%s%% of decks)", label, want);
     sb_gof_detectable_words(res, t->expected[likely] / N, what);
     if (worst > 0.0) {
-        group_label(label, sizeof label, t->lo[worst_g], t->hi[worst_g], w);
+        group_label(label, sizeof label, t->lo[worst_g], t->hi[worst_g],
+                    law);
         sb_gof_percent(obs, sizeof obs, 100.0 * t->observed[worst_g] / N);
         sb_gof_percent(want, sizeof want, 100.0 * t->expected[worst_g] / N);
         snprintf(res->effect_desc, sizeof res->effect_desc,
@@ -665,7 +619,7 @@ static int dist_result(sb_result *res, const char *name,
    facts to build on"); card x slot of a k-card draw, k groups of one card
    and the n - k cards not drawn, (n-1)k; with k = n the last group is
    empty (no variance, E = 0): it is left out, and the table is the position
-   matrix again.  tests/test_stats.c checks both means by simulation. */
+   matrix again.  tests/test_card_groups.c checks both means by simulation. */
 
 /* Card c's count in column 'col' (a counted group, or the rest). */
 static uint64_t groups_count(const sb_gof_groups *g, size_t c, size_t col,

@@ -36,17 +36,12 @@ int sb_gof_chisq_p(double x, double df, double *p, int *underflow);
 /* Upper tail P(Z >= z) of the standard normal, same conventions. */
 int sb_gof_normal_p(double z, double *p, int *underflow);
 
-/* Mid-p upper tail of a Poisson count: P(X > x) + P(X = x)/2 for
-   X ~ Poisson(mu), same conventions (mid-p keeps a discrete statistic's
-   p-values calibrated on average).  x <= UINT32_MAX. */
-int sb_gof_poisson_midp(uint64_t x, double mu, double *p, int *underflow);
-
 /* A count x referred to Poisson(mu): statistic x, df 0, the upper tail
    P(X >= x) as p_value (a valid p-value, as verdicts need: a mid-p may
    reject a true null up to twice as often as its level), and the result
    marked discrete with p_lower = P(X > x), p_upper = P(X >= x), from which
-   calibration checks draw randomized p-values.  Same conditions as
-   sb_gof_poisson_midp. */
+   calibration checks draw randomized p-values.  mu > 0 and
+   x <= UINT32_MAX, else SB_EINVAL. */
 int sb_gof_poisson_result(sb_result *res, uint64_t x, double mu);
 
 /* ---- pooling ---------------------------------------------------------- */
@@ -137,21 +132,35 @@ void sb_gof_detectable_words(sb_result *res, double p, const char *what);
    exponent above 1e-4: 5100, 17.2, 1.92, 0.0123. */
 void sb_gof_percent(char *buf, size_t len, double pct);
 
-/* A whole result for a one-dimensional count distribution against exact
-   null probabilities: counts[i] and prob[i] for the values first_value + i,
-   i = 0..k-1 (the support of the statistic: 1..n for cycles).
-   Pools as sb_gof_pool does (the groups and what was pooled go in the note
-   and the table, 1 x groups with value ranges lo..hi), refers X^2 to
-   chi-square(groups - 1), and names the group of largest contribution in
-   effect_desc with 'one' and 'many' ("cycle", "cycles"):
-   "1 cycle: 99.9% of decks against 1.92% expected".  'null_desc' says what
-   the null is.  Fewer than two groups make the result not applicable.
-   'res' is begun here.  Returns SB_OK, SB_ENOMEM, SB_EINVAL or SB_ERANGE. */
-int sb_gof_dist_result(sb_result *res, const char *name,
-                       const uint64_t *counts, const double *prob, size_t k,
-                       long first_value, uint64_t samples, double fail_alpha,
-                       const char *one, const char *many,
-                       const char *null_desc);
+/* A one-dimensional null law: the probabilities of the values a
+   statistic takes, and how those values read in words. */
+typedef struct sb_gof_law {
+    const double *prob;         /* prob[i], the null probability of
+                                   category i: k values */
+    size_t k;                   /* categories, >= 1 */
+    long first_value;           /* category i is the value first_value + i
+                                   (the support: 1..n for cycles) */
+    const char *one, *many;     /* a value's unit, "cycle" and "cycles":
+                                   "1 cycle", "5-52 cycles" */
+    const char *const *names;   /* NULL, or a name per category in place
+                                   of numbers and units ("flush", and
+                                   "four of a kind to straight flush" for
+                                   a pooled group) */
+    const char *desc;           /* what the null is, in words */
+} sb_gof_law;
+
+/* A whole result for a one-dimensional count distribution, counts[i] for
+   category i of 'law'.  Pools as sb_gof_pool does, from the low end until
+   every group expects SB_GOF_MIN_EXPECTED (the groups and what was pooled
+   go in the note and the table, 1 x groups with value ranges lo..hi),
+   refers X^2 to chi-square(groups - 1), and names the group of largest
+   contribution in effect_desc: "1 cycle: 99.9% of decks against 1.92%
+   expected".  Fewer than two groups make the result not applicable.
+   'res' is begun here.  Returns SB_OK, SB_ENOMEM, SB_ERANGE, or SB_EINVAL
+   (no counts, an empty law, or neither names nor units). */
+int sb_gof_law_result(sb_result *res, const char *name,
+                      const uint64_t *counts, const sb_gof_law *law,
+                      uint64_t samples, double fail_alpha);
 
 /* ---- pooled 1-D laws: the pieces, for statistics that test several
    count vectors against one law (a deal's hands one by one) ---------- */
@@ -165,7 +174,7 @@ typedef struct sb_gof_pooled {
 } sb_gof_pooled;
 
 /* Expect and pool the law 'prob' (k values) for 'samples' samples, as
-   sb_gof_dist_result does.  When fewer than two groups expect enough, the
+   sb_gof_law_result does.  When fewer than two groups expect enough, the
    begun 'res' is made not applicable with the reason ("needs more
    samples") and p->groups is below 2.  Returns SB_OK, SB_EINVAL or
    SB_ENOMEM; release with sb_gof_pooled_end in every case. */
@@ -186,15 +195,6 @@ double sb_gof_pooled_x2(const sb_gof_pooled *p, const uint64_t *counts,
 void sb_gof_pooled_note(const sb_gof_pooled *p, char *buf, size_t len);
 
 void sb_gof_pooled_end(sb_gof_pooled *p);
-
-/* The same with a name for each category, names[i] for counts[i]
-   ("flush"), in place of numbers and units: "flush: 5.05% of decks against
-   3.03% expected", "four of a kind to straight flush" for a pooled group.
-   Returns what sb_gof_dist_result returns; SB_EINVAL for no names. */
-int sb_gof_dist_named(sb_result *res, const char *name,
-                      const uint64_t *counts, const double *prob, size_t k,
-                      const char *const *names, uint64_t samples,
-                      double fail_alpha, const char *null_desc);
 
 /* ---- card x group tables ---------------------------------------------- */
 

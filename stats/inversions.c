@@ -33,45 +33,35 @@
  * per deck, max(0, (X^2 - df) / N).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include "shufflebias/status.h"
-#include "stats/gof.h"
+#include "stats/histogram.h"
 #include "stats/nulls.h"
-#include "stats/memory.h"
 #include "stats/registry.h"
-#include "stats/saved.h"
 
 #define INVERSIONS_N_MAX 1024
 /* Up to this many cards, the seen cards fit one 64-bit mask. */
 #define INVERSIONS_MASK_MAX 64
 
-typedef struct inversions_acc {
-    size_t n;               /* deck size */
-    size_t max;             /* n(n-1)/2, the most inversions */
-    uint32_t *tree;         /* scratch for add when n > 64: a Fenwick tree
-                               over card values 1..n, entry 0 unused */
-    uint64_t counts[];      /* counts[k], samples with k inversions,
-                               max + 1 of them */
-} inversions_acc;
+/* The values k = 0..n(n-1)/2 of a deck of n cards: 0 for a deck too
+   large, which sb_hist_alloc refuses. */
+static size_t inversions_values(size_t n)
+{
+    return n <= INVERSIONS_N_MAX ? sb_null_inversions_max(n) + 1 : 0;
+}
 
+/* Above 64 cards, a Fenwick tree over card values 1..n (entry 0 unused)
+   as scratch for add. */
+static size_t inversions_scratch(size_t n)
+{
+    return n > INVERSIONS_MASK_MAX ? (n + 1) * sizeof(uint32_t) : 0;
+}
+
+/* An sb_hist over k = 0..n(n-1)/2. */
 static int inversions_alloc(void **acc, const sb_shape *shape)
 {
-    *acc = NULL;
-    if (shape->kind != SB_KIND_PERMUTATION || shape->len != shape->n
-        || shape->n < 1 || shape->n > INVERSIONS_N_MAX)
-        return SB_EINVAL;
-    const size_t n = shape->n, max = sb_null_inversions_max(n);
-    const size_t tree = n > INVERSIONS_MASK_MAX ? n + 1 : 0;
-    inversions_acc *a = calloc(1, sizeof *a + (max + 1) * sizeof(uint64_t)
-                                  + tree * sizeof(uint32_t));
-    if (a == NULL)
-        return SB_ENOMEM;
-    a->n = n;
-    a->max = max;
-    a->tree = tree ? (uint32_t *)(a->counts + max + 1) : NULL;
-    *acc = a;
-    return SB_OK;
+    return sb_hist_alloc(acc, shape, sb_stat_inversions.name,
+                         INVERSIONS_N_MAX, inversions_values(shape->n),
+                         inversions_scratch(shape->n));
 }
 
 /* The bits set in x, by summing adjacent fields (Warren, "Hacker's
@@ -122,94 +112,38 @@ static size_t inversions_tree(const sb_card *deck, size_t n, uint32_t *tree)
 
 static void inversions_add(void *acc, const sb_card *samples, size_t count)
 {
-    inversions_acc *a = acc;
+    sb_hist *a = acc;
     const size_t n = a->n;
-    if (a->tree == NULL)
+    if (a->scratch == NULL)
         for (size_t i = 0; i < count; i++, samples += n)
             a->counts[inversions_mask(samples, n)]++;
     else
         for (size_t i = 0; i < count; i++, samples += n)
-            a->counts[inversions_tree(samples, n, a->tree)]++;
-}
-
-static int inversions_merge(void *into, const void *from)
-{
-    inversions_acc *a = into;
-    const inversions_acc *b = from;
-    if (a->n != b->n)
-        return SB_EINVAL;
-    for (size_t k = 0; k <= a->max; k++)
-        a->counts[k] += b->counts[k];
-    return SB_OK;
+            a->counts[inversions_tree(samples, n, a->scratch)]++;
 }
 
 static int inversions_finalize(const void *acc, uint64_t samples,
                                double fail_alpha, sb_result *res)
 {
-    const inversions_acc *a = acc;
-    const size_t n = a->n;
-    if (n < 2) {
-        sb_gof_begin(res, sb_stat_inversions.name);
-        return sb_gof_not_applicable(res,
-            "'inversions' needs n >= 2: a deck of 1 has no inversion");
-    }
-    double *prob = malloc((a->max + 1) * sizeof *prob);
-    if (prob == NULL) {
-        sb_gof_begin(res, sb_stat_inversions.name);
-        return SB_ENOMEM;
-    }
-    sb_null_inversions(n, prob);
+    const sb_hist *a = acc;
     char null_desc[96];
     snprintf(null_desc, sizeof null_desc,
-             "P(k) = I(%zu,k) / %zu!, Mahonian numbers", n, n);
-    int st = sb_gof_dist_result(res, sb_stat_inversions.name, a->counts,
-                                prob, a->max + 1, 0, samples, fail_alpha,
-                                "inversion", "inversions", null_desc);
-    free(prob);
-    return st;
-}
-
-static void inversions_free(void *acc)
-{
-    free(acc);
-}
-
-/* State files (stats/saved.h): the key, then counts[0..max] (the tree
-   is scratch).  Refused: a wrong length or key, a total beyond 64
-   bits. */
-static uint64_t inversions_key(const inversions_acc *a)
-{
-    return sb_saved_key(sb_stat_inversions.name, SB_KIND_PERMUTATION, a->n,
-                        a->n, 0);
-}
-
-static int inversions_save(const void *acc, uint64_t **words, size_t *count)
-{
-    const inversions_acc *a = acc;
-    return sb_saved_counts(inversions_key(a), a->counts, a->max + 1, words,
-                           count);
-}
-
-static int inversions_load(void *acc, const uint64_t *words, size_t count)
-{
-    inversions_acc *a = acc;
-    const uint64_t *c = sb_saved_histogram(words, count, inversions_key(a),
-                                           a->max + 1);
-    if (c == NULL)
-        return SB_EINVAL;
-    memcpy(a->counts, c, (a->max + 1) * sizeof *c);
-    return SB_OK;
+             "P(k) = I(%zu,k) / %zu!, Mahonian numbers", a->n, a->n);
+    const sb_hist_law law = {
+        .null = sb_null_inversions,
+        .one = "inversion", .many = "inversions",
+        .desc = null_desc,
+        .too_small = "'inversions' needs n >= 2: a deck of 1 has no "
+                     "inversion",
+    };
+    return sb_hist_result(a, &law, samples, fail_alpha, res);
 }
 
 /* A count per number of inversions, n(n-1)/2 + 1 of them. */
 static size_t inversions_memory(const sb_shape *shape, size_t *finalize)
 {
-    const size_t n = shape->n;
-    const size_t max = n <= INVERSIONS_N_MAX ? sb_null_inversions_max(n) : 0;
-    const size_t tree = n > INVERSIONS_MASK_MAX ? n + 1 : 0;
-    *finalize = sb_mem_finalize(max + 1, 0);
-    return sb_mem(sizeof(inversions_acc) + (max + 1) * sizeof(uint64_t)
-                  + tree * sizeof(uint32_t));
+    return sb_hist_memory(inversions_values(shape->n),
+                          inversions_scratch(shape->n), finalize);
 }
 
 const sb_stat_type sb_stat_inversions = {
@@ -222,10 +156,10 @@ const sb_stat_type sb_stat_inversions = {
     .n_max = INVERSIONS_N_MAX,
     .alloc = inversions_alloc,
     .add = inversions_add,
-    .merge = inversions_merge,
+    .merge = sb_hist_merge,
     .finalize = inversions_finalize,
-    .free = inversions_free,
-    .save = inversions_save,
-    .load = inversions_load,
+    .free = sb_hist_free,
+    .save = sb_hist_save,
+    .load = sb_hist_load,
     .memory = inversions_memory,
 };

@@ -1,7 +1,7 @@
 /*
  * nulls.c - exact null distributions of permutation statistics.
  *
- * Each formula sits beside its code with its source; tests/test_stats.c
+ * Each formula sits beside its code with its source; tests/test_nulls.c
  * checks them against published integers (OEIS) and against a brute-force
  * enumeration of all permutations of 7 elements.
  */

@@ -105,10 +105,13 @@ static int poker7_finalize(const void *acc, uint64_t samples,
     const char *names[SB_POKER_CATEGORIES];
     for (unsigned k = 0; k < SB_POKER_CATEGORIES; k++)
         names[k] = sb_poker_name(k);
-    return sb_gof_dist_named(res, sb_stat_poker7.name, a->counts, prob,
-                             SB_POKER_CATEGORIES, names, samples, fail_alpha,
-                             "best hand of the top 7 cards, exact counts "
-                             "over C(52,7) = 133784560 hands");
+    const sb_gof_law law = {
+        .prob = prob, .k = SB_POKER_CATEGORIES, .names = names,
+        .desc = "best hand of the top 7 cards, exact counts over C(52,7) = "
+                "133784560 hands",
+    };
+    return sb_gof_law_result(res, sb_stat_poker7.name, a->counts, &law,
+                             samples, fail_alpha);
 }
 
 static void poker7_free(void *acc)

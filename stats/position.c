@@ -18,7 +18,7 @@
  * n/(n-1) times that projection, and X^2 (n-1)/n tends to
  * chi-square((n-1)^2).  That scaled value is the statistic reported
  * (DESIGN.md, "Statistics: facts to build on"; the two means are checked
- * by simulation in tests/test_stats.c).
+ * by simulation in tests/test_position.c).
  *
  * Never pooled: the degrees of freedom come from the margins, and merging
  * cells of such a table would break them.  When E < 5 the test is still

@@ -42,37 +42,16 @@
  * very quantity tabled above for the riffle.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "shufflebias/status.h"
-#include "stats/gof.h"
+#include "stats/histogram.h"
 #include "stats/nulls.h"
-#include "stats/memory.h"
 #include "stats/registry.h"
-#include "stats/saved.h"
 
-typedef struct rising_acc {
-    size_t n;               /* deck size */
-    sb_card *pos;           /* scratch for add: pos[c] = position of card c */
-    uint64_t counts[];      /* counts[r-1], samples with r rising
-                               sequences, n of them */
-} rising_acc;
-
+/* An sb_hist over r - 1 = 0..n-1, its scratch 'pos' for add: pos[c],
+   the position of card c. */
 static int rising_alloc(void **acc, const sb_shape *shape)
 {
-    *acc = NULL;
-    if (shape->kind != SB_KIND_PERMUTATION || shape->len != shape->n
-        || shape->n < 1 || shape->n > SB_DECK_MAX)
-        return SB_EINVAL;
-    const size_t n = shape->n;
-    rising_acc *a = calloc(1, sizeof *a + n * sizeof(uint64_t)
-                              + n * sizeof(sb_card));
-    if (a == NULL)
-        return SB_ENOMEM;
-    a->n = n;
-    a->pos = (sb_card *)(a->counts + n);
-    *acc = a;
-    return SB_OK;
+    return sb_hist_alloc(acc, shape, sb_stat_rising.name, SB_DECK_MAX,
+                         shape->n, shape->n * sizeof(sb_card));
 }
 
 /* Invert, then count the cards c whose successor c+1 lies above them.
@@ -81,9 +60,9 @@ static int rising_alloc(void **acc, const sb_shape *shape)
    Precondition: every value < n. */
 static void rising_add(void *acc, const sb_card *samples, size_t count)
 {
-    rising_acc *a = acc;
+    sb_hist *a = acc;
     const size_t n = a->n;
-    sb_card *pos = a->pos;
+    sb_card *pos = a->scratch;
     for (size_t i = 0; i < count; i++, samples += n) {
         for (size_t j = 0; j < n; j++)
             pos[samples[j]] = (sb_card)j;
@@ -94,81 +73,27 @@ static void rising_add(void *acc, const sb_card *samples, size_t count)
     }
 }
 
-static int rising_merge(void *into, const void *from)
-{
-    rising_acc *a = into;
-    const rising_acc *b = from;
-    if (a->n != b->n)
-        return SB_EINVAL;
-    for (size_t k = 0; k < a->n; k++)
-        a->counts[k] += b->counts[k];
-    return SB_OK;
-}
-
 static int rising_finalize(const void *acc, uint64_t samples,
                            double fail_alpha, sb_result *res)
 {
-    const rising_acc *a = acc;
-    const size_t n = a->n;
-    if (n < 2) {
-        sb_gof_begin(res, sb_stat_rising.name);
-        return sb_gof_not_applicable(res,
-            "'rising' needs n >= 2: a deck of 1 is always 1 rising "
-            "sequence");
-    }
-    double *prob = malloc(n * sizeof *prob);
-    if (prob == NULL) {
-        sb_gof_begin(res, sb_stat_rising.name);
-        return SB_ENOMEM;
-    }
-    sb_null_eulerian(n, prob);
+    const sb_hist *a = acc;
     char null_desc[96];
     snprintf(null_desc, sizeof null_desc,
-             "P(r) = A(%zu,r-1) / %zu!, Eulerian numbers", n, n);
+             "P(r) = A(%zu,r-1) / %zu!, Eulerian numbers", a->n, a->n);
     /* The support is 1..n: counts[r-1] and prob[r-1]. */
-    int st = sb_gof_dist_result(res, sb_stat_rising.name, a->counts, prob,
-                                n, 1, samples, fail_alpha,
-                                "rising sequence", "rising sequences",
-                                null_desc);
-    free(prob);
-    return st;
-}
-
-static void rising_free(void *acc)
-{
-    free(acc);
-}
-
-/* State files (stats/saved.h): the key, then counts[0..n-1] ('pos' is
-   scratch).  Refused: a wrong length or key, a total beyond 64 bits. */
-static uint64_t rising_key(const rising_acc *a)
-{
-    return sb_saved_key(sb_stat_rising.name, SB_KIND_PERMUTATION, a->n,
-                        a->n, 0);
-}
-
-static int rising_save(const void *acc, uint64_t **words, size_t *count)
-{
-    const rising_acc *a = acc;
-    return sb_saved_counts(rising_key(a), a->counts, a->n, words, count);
-}
-
-static int rising_load(void *acc, const uint64_t *words, size_t count)
-{
-    rising_acc *a = acc;
-    const uint64_t *c = sb_saved_histogram(words, count, rising_key(a), a->n);
-    if (c == NULL)
-        return SB_EINVAL;
-    memcpy(a->counts, c, a->n * sizeof *c);
-    return SB_OK;
+    const sb_hist_law law = {
+        .null = sb_null_eulerian, .base = 1,
+        .one = "rising sequence", .many = "rising sequences",
+        .desc = null_desc,
+        .too_small = "'rising' needs n >= 2: a deck of 1 is always 1 rising "
+                     "sequence",
+    };
+    return sb_hist_result(a, &law, samples, fail_alpha, res);
 }
 
 static size_t rising_memory(const sb_shape *shape, size_t *finalize)
 {
-    const size_t n = shape->n;
-    *finalize = sb_mem_finalize(n, 0);
-    return sb_mem(sizeof(rising_acc) + n * sizeof(uint64_t)
-                  + n * sizeof(sb_card));
+    return sb_hist_memory(shape->n, shape->n * sizeof(sb_card), finalize);
 }
 
 const sb_stat_type sb_stat_rising = {
@@ -181,10 +106,10 @@ const sb_stat_type sb_stat_rising = {
     .n_max = SB_DECK_MAX,
     .alloc = rising_alloc,
     .add = rising_add,
-    .merge = rising_merge,
+    .merge = sb_hist_merge,
     .finalize = rising_finalize,
-    .free = rising_free,
-    .save = rising_save,
-    .load = rising_load,
+    .free = sb_hist_free,
+    .save = sb_hist_save,
+    .load = sb_hist_load,
     .memory = rising_memory,
 };

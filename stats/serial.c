@@ -36,7 +36,7 @@
  * gsl_ran_hypergeometric_pdf; and consecutive overlaps are independent:
  * given H_2, the overlap with H_1 has that law whatever H_2 is, and so on
  * along the chain.  A 1-D distribution, pooled and referred to chi-square
- * by sb_gof_dist_result.  A game that deals the next hand from the rest of
+ * by sb_gof_law_result.  A game that deals the next hand from the rest of
  * the deck gives disjoint hands: "0 cards in common: 100% of pairs".  A
  * draw of the whole deck (k = n) always overlaps fully: not applicable.
  *
@@ -259,10 +259,13 @@ static int serial_finalize_draw(const serial_acc *a, double fail_alpha,
     snprintf(null_desc, sizeof null_desc,
              "hypergeometric: P(x) = C(%zu,x) C(%zu,%zu-x) / C(%zu,%zu)",
              k, n - k, k, n, k);
-    int st = sb_gof_dist_result(res, sb_stat_serial.name, a->counts + lo,
-                                prob + lo, k - lo + 1, (long)lo, a->pairs,
-                                fail_alpha, "card in common",
-                                "cards in common", null_desc);
+    const sb_gof_law law = {
+        .prob = prob + lo, .k = k - lo + 1, .first_value = (long)lo,
+        .one = "card in common", .many = "cards in common",
+        .desc = null_desc,
+    };
+    int st = sb_gof_law_result(res, sb_stat_serial.name, a->counts + lo,
+                               &law, a->pairs, fail_alpha);
     free(prob);
     if (st != SB_OK || !res->applicable)
         return st;

@@ -3,8 +3,8 @@
  *
  * Tests that check the library's generators and statistics must not draw
  * their reference samples from the library itself, so they share this
- * small generator instead, and the lexicographic walk they use to visit
- * every permutation of a small deck.
+ * small generator instead, the reference shuffle made with it, and the
+ * lexicographic walk they use to visit every permutation of a small deck.
  */
 #ifndef SB_SAMPLE_H
 #define SB_SAMPLE_H
@@ -28,6 +28,31 @@ static inline uint64_t xs_next(uint64_t *s)
 static inline size_t xs_below(uint64_t *s, size_t n)
 {
     return (size_t)(((xs_next(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* The reference shuffle: Fisher-Yates in Durstenfeld's form on the
+   identity (R. Durstenfeld, "Algorithm 235: Random permutation", CACM
+   7(7), 1964): for i from n-1 down to 1, swap deck[i] with deck[j], j
+   uniform in [0, i]; every order of the n cards equally likely.  With
+   'sattolo' set, j in [0, i): Sattolo's algorithm, every single n-cycle
+   equally likely. */
+static inline void xs_fisher_yates(uint64_t *s, sb_card *deck, size_t n,
+                                   int sattolo)
+{
+    for (size_t i = 0; i < n; i++)
+        deck[i] = (sb_card)i;
+    for (size_t i = n; i-- > 1;) {
+        const size_t j = xs_below(s, sattolo ? i : i + 1);
+        const sb_card t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+}
+
+/* A uniform deck of n cards. */
+static inline void xs_deck(uint64_t *s, sb_card *deck, size_t n)
+{
+    xs_fisher_yates(s, deck, n, 0);
 }
 
 /* The next permutation of a[0..n-1] in lexicographic order (Knuth, TAOCP

@@ -27,19 +27,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-/* A uniform deck of n cards (Durstenfeld's Fisher-Yates). */
-static void fair_deck(uint64_t *s, sb_card *deck, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        deck[i] = (sb_card)i;
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t j = xs_below(s, i + 1);
-        sb_card t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
-}
-
 static sb_shape shape_of(sb_kind kind, size_t n, size_t len, unsigned hands)
 {
     sb_shape s = { kind, n, len, hands };
@@ -84,7 +71,7 @@ static void test_collisions_counts_repeats(void **state)
     assert_non_null(s);
     assert_non_null(sorted);
     for (size_t i = 0; i < POOL; i++)
-        fair_deck(&seed, pool + i * N, N);
+        xs_deck(&seed, pool + i * N, N);
     for (size_t i = 0; i < COUNT; i++)
         memcpy(s + i * N, pool + xs_below(&seed, POOL) * N,
                N * sizeof *s);
@@ -689,7 +676,7 @@ static void test_serial_perm_table(void **state)
     uint64_t seed = 0x5e41a101ull;
     sb_card s[N * COUNT];
     for (size_t i = 0; i < COUNT; i++)
-        fair_deck(&seed, s + i * N, N);
+        xs_deck(&seed, s + i * N, N);
     uint64_t m[N][N] = { { 0 } };
     for (size_t t = 0; t + 1 < COUNT; t++)
         for (size_t j = 0; j < N; j++)
@@ -742,7 +729,7 @@ static void test_serial_draw_overlap(void **state)
     sb_card deck[N];
     uint64_t seen[K + 1] = { 0 };
     for (size_t i = 0; i < COUNT; i++) {
-        fair_deck(&seed, deck, N);
+        xs_deck(&seed, deck, N);
         memcpy(s + i * K, deck, sizeof *s * K);
         if (i > 0) {
             size_t common = 0;
@@ -780,7 +767,7 @@ static void test_serial_pairs_and_limits(void **state)
     uint64_t seed = 0x5e41a103ull;
     sb_card s[N * COUNT];
     for (size_t i = 0; i < COUNT; i++)
-        fair_deck(&seed, s + i * N, N);
+        xs_deck(&seed, s + i * N, N);
     const sb_shape sh = shape_of(SB_KIND_PERMUTATION, N, N, 0);
     const sb_stat_type *t = &sb_stat_serial;
     void *a, *b, *c;

@@ -36,14 +36,7 @@ static void fair_deal(uint64_t *seed, size_t n, size_t H, sb_card *out)
 {
     sb_card deck[DECK_MAX];
     assert_true(n <= DECK_MAX);
-    for (size_t i = 0; i < n; i++)
-        deck[i] = (sb_card)i;
-    for (size_t i = n - 1; i > 0; i--) {
-        const size_t j = xs_below(seed, i + 1);
-        const sb_card t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
+    xs_deck(seed, deck, n);
     for (size_t p = 0; p < n; p++)
         out[deck[p]] = (sb_card)(p % H);
 }
@@ -939,14 +932,7 @@ static void test_permutation_blocks(void **state)
     assert_true(perms && deals);
     for (size_t d = 0; d < N; d++) {
         sb_card *deck = perms + 52 * d;
-        for (size_t i = 0; i < 52; i++)
-            deck[i] = (sb_card)i;
-        for (size_t i = 51; i > 0; i--) {
-            const size_t j = xs_below(&seed, i + 1);
-            const sb_card t = deck[i];
-            deck[i] = deck[j];
-            deck[j] = t;
-        }
+        xs_deck(&seed, deck, 52);
         for (size_t j = 0; j < 52; j++)
             deals[52 * d + deck[j]] = (sb_card)(j / 13);
     }

@@ -34,19 +34,6 @@
 
 #define DECK_MAX 64
 
-/* A uniform deck of n cards (Durstenfeld). */
-static void fair_deck(uint64_t *s, sb_card *deck, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        deck[i] = (sb_card)i;
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t j = xs_below(s, i + 1);
-        sb_card t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
-}
-
 /* One GSR riffle in its bit-string form: position i of the result takes
    the next card of the top packet when bit i is 0, of the bottom packet
    when it is 1; the number of 0s is the cut. */
@@ -167,7 +154,7 @@ static void solitaire_rule_random_decks(void **state)
         sb_card deck[DECK_MAX];
         uint64_t i = 0, wins = 0;
         for (int k = 0; k < 3000; k++, i++) {
-            fair_deck(&seed, deck, n);
+            xs_deck(&seed, deck, n);
             agree_on(acc, deck, n, i, &wins);
         }
         for (int k = 0; k < 3000; k++, i++) {

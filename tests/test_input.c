@@ -68,24 +68,12 @@ static void put_u16(text *t, unsigned v)
     put_bytes(t, b, 2);
 }
 
-static void random_perm(sb_card *a, size_t n, uint64_t *s)
-{
-    for (size_t i = 0; i < n; i++)
-        a[i] = (sb_card)i;
-    for (size_t i = n; i-- > 1;) {
-        const size_t j = xs_below(s, i + 1);
-        const sb_card t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-    }
-}
-
 /* A random deal of n cards into H hands: hand[c] for every card, each
    hand n / H cards; 'order' receives the cards hand by hand. */
 static void random_deal(sb_card *hand, sb_card *order, size_t n, unsigned H,
                         uint64_t *s)
 {
-    random_perm(order, n, s);
+    xs_deck(s, order, n);
     for (size_t j = 0; j < n; j++)
         hand[order[j]] = (sb_card)(j / (n / H));
 }
@@ -166,7 +154,7 @@ static void text_permutations_read_back(void **state)
         text t = { 0 };
         for (size_t d = 0; d < N; d++) {
             sb_card *deck = expected + d * n;
-            random_perm(deck, n, &s);
+            xs_deck(&s, deck, n);
             if (d % 7 == 0)
                 put(&t, "# deck %zu follows\n\n  \t \n", d);
             for (size_t i = 0; i < n; i++)
@@ -242,7 +230,7 @@ static void cards_read_back(void **state)
     uint64_t s = 5;
     text t = { 0 };
     for (size_t d = 0; d < N; d++) {
-        random_perm(expected + d * n, n, &s);
+        xs_deck(&s, expected + d * n, n);
         for (size_t i = 0; i < n; i++) {
             if (i)
                 put(&t, "%s", d % 2 ? " " : ", ");
@@ -280,7 +268,7 @@ static void binary_permutations_read_back(void **state)
             uint64_t s = 100 + 2 * wide + ob;
             text t = { 0 };
             for (size_t d = 0; d < N; d++) {
-                random_perm(expected + d * n, n, &s);
+                xs_deck(&s, expected + d * n, n);
                 for (size_t i = 0; i < n; i++) {
                     const unsigned v = expected[d * n + i] + ob;
                     if (wide) {
@@ -315,7 +303,7 @@ static void draws_read_back(void **state)
     text t = { 0 }, c = { 0 }, b = { 0 }, w = { 0 };
     put(&t, "# five cards of twenty\n\n");
     for (size_t d = 0; d < N; d++) {
-        random_perm(deck, n, &s);
+        xs_deck(&s, deck, n);
         memcpy(expected + d * k, deck, k * sizeof *deck);
         for (size_t i = 0; i < k; i++) {
             put(&t, i ? ",%u" : "%u", deck[i]);
@@ -712,7 +700,7 @@ static void skip_invalid_counts_lists_and_goes_on(void **state)
                          reasons[bad % 3]);
             bad++;
         } else {
-            random_perm(expected + good * n, n, &s);
+            xs_deck(&s, expected + good * n, n);
             for (size_t j = 0; j < n; j++)
                 put(&t, j ? " %u" : "%u", expected[good * n + j]);
             put(&t, "\n");
@@ -1056,7 +1044,7 @@ static void reads_through_a_pipe(void **state)
     assert_non_null(blanks);
     memset(blanks, ' ', 3u << 20);
     for (size_t d = 0; d < N; d++) {
-        random_perm(expected + d * n, n, &s);
+        xs_deck(&s, expected + d * n, n);
         for (size_t i = 0; i < n; i++) {
             put(&t, i ? " %u" : "%u", expected[d * n + i]);
             if (d == N / 2 && i == 10)
@@ -1090,7 +1078,7 @@ static void reads_through_a_pipe(void **state)
     const size_t m = 300, M = 100;
     text w = { 0 };
     for (size_t d = 0; d < M; d++) {
-        random_perm(expected + d * m, m, &s);
+        xs_deck(&s, expected + d * m, m);
         for (size_t i = 0; i < m; i++)
             put_u16(&w, expected[d * m + i]);
     }

@@ -34,19 +34,6 @@ static const sb_stat_type *const order_stats[] = {
 
 /* ---- building blocks --------------------------------------------------- */
 
-/* A uniform deck of n cards (Durstenfeld). */
-static void xs_deck(uint64_t *s, sb_card *deck, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        deck[i] = (sb_card)i;
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t j = xs_below(s, i + 1);
-        sb_card t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
-}
-
 /* The four statistics of one deck, from their definitions, as simply as
    possible (O(n^2) where that is simplest).
 
@@ -321,44 +308,35 @@ static void moments(const double *p, size_t k, double first, double *sum,
     *var = m2 / s - *mean * *mean;
 }
 
-/* n = 20, the largest exact row: the integers sum to 20! and the doubles
-   agree with them to 1e-12 everywhere, including the far tails (1/20!). */
+/* n = 20, the largest exact row: the k integers 'count' gives sum to 20!
+   and the doubles of 'prob' agree with them to 1e-12 everywhere,
+   including the far tails (1/20!).  'c' and 'p' receive them. */
+static void check_n20(int (*count)(size_t, uint64_t *),
+                      int (*prob)(size_t, double *), size_t k, uint64_t *c,
+                      double *p)
+{
+    const uint64_t f20 = 2432902008176640000ull;   /* 20!, A000142 */
+    assert_int_equal(count(20, c), SB_OK);
+    assert_int_equal(prob(20, p), SB_OK);
+    uint64_t total = 0;
+    for (size_t v = 0; v < k; v++) {
+        total += c[v];
+        assert_close(p[v], (double)c[v] / (double)f20, 1e-12);
+    }
+    assert_int_equal(total, f20);
+}
+
 static void test_nulls_n20(void **state)
 {
     (void)state;
-    const uint64_t f20 = 2432902008176640000ull;   /* 20!, A000142 */
     uint64_t c[191];
     double p[191];
-    uint64_t total;
-
-    assert_int_equal(sb_null_eulerian_count(20, c), SB_OK);
-    assert_int_equal(sb_null_eulerian(20, p), SB_OK);
-    total = 0;
-    for (size_t k = 0; k < 20; k++) {
-        total += c[k];
-        assert_close(p[k], (double)c[k] / (double)f20, 1e-12);
-    }
-    assert_int_equal(total, f20);
-
-    assert_int_equal(sb_null_inversions_count(20, c), SB_OK);
-    assert_int_equal(sb_null_inversions(20, p), SB_OK);
-    total = 0;
-    for (size_t k = 0; k <= 190; k++) {
-        total += c[k];
+    check_n20(sb_null_eulerian_count, sb_null_eulerian, 20, c, p);
+    check_n20(sb_null_inversions_count, sb_null_inversions, 191, c, p);
+    for (size_t k = 0; k <= 190; k++)
         assert_int_equal(c[k], c[190 - k]);     /* reversal: k <-> 190-k */
-        assert_close(p[k], (double)c[k] / (double)f20, 1e-12);
-    }
-    assert_int_equal(total, f20);
     assert_int_equal(c[1], 19);                 /* one adjacent swap */
-
-    assert_int_equal(sb_null_successions_count(20, c), SB_OK);
-    assert_int_equal(sb_null_successions(20, p), SB_OK);
-    total = 0;
-    for (size_t k = 0; k < 20; k++) {
-        total += c[k];
-        assert_close(p[k], (double)c[k] / (double)f20, 1e-12);
-    }
-    assert_int_equal(total, f20);
+    check_n20(sb_null_successions_count, sb_null_successions, 20, c, p);
 
     assert_int_equal(sb_null_eulerian_count(21, c), SB_EINVAL);
     assert_int_equal(sb_null_inversions_count(21, c), SB_EINVAL);
@@ -560,6 +538,33 @@ static void test_limits(void **state)
 
 /* ---- the shuffles each statistic exists for --------------------------- */
 
+/* 'stat' alone on 'samples' decks of n cards from 'alg' with 'params'
+   (NULL: its defaults) on 'seed': the result, applicable, in 'rep'
+   (release it). */
+static const sb_result *run_one(const char *alg, const char *const *params,
+                                const sb_stat_type *stat, size_t n,
+                                uint64_t samples, uint64_t seed,
+                                sb_report *rep)
+{
+    const sb_stat_type *const stats[] = { stat };
+    sb_test_run(sb_test_alg(alg), params, n, samples, seed, SB_RNG_DEFAULT,
+                stats, 1, rep);
+    assert_true(rep->results[0].applicable);
+    return &rep->results[0];
+}
+
+/* The same number of fisher-yates decks passes 'stat' (p >= 1e-6: false
+   alarm 1e-6 over random seeds). */
+static void fair_shuffle_passes(const sb_stat_type *stat, size_t n,
+                                uint64_t samples, uint64_t seed)
+{
+    sb_report rep;
+    const sb_result *r = run_one("fisher-yates", NULL, stat, n, samples,
+                                 seed, &rep);
+    assert_true(r->p_value >= 1e-6);
+    sb_report_release(&rep);
+}
+
 /* The X^2 a pooled result should show when the samples follow 'alt'
    instead of the null 'null' (both per value, value v at index
    v - first): with q_g and p_g the two laws summed over group g, O_g is
@@ -607,13 +612,10 @@ static void test_rising_ten_riffles(void **state)
     (void)state;
     enum { N = 52, K = 10 };
     const uint64_t S = 32768;
-    static const sb_stat_type *const stats[] = { &sb_stat_rising };
     const char *const params[] = { "passes=10", NULL };
     sb_report rep;
-    sb_test_run(sb_test_alg("riffle"), params, N, S, 0x5eed3003ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    const sb_result *r = &rep.results[0];
-    assert_true(r->applicable);
+    const sb_result *r = run_one("riffle", params, &sb_stat_rising, N, S,
+                                 0x5eed3003ull, &rep);
     assert_true(r->p_value < 1e-6);
     assert_int_equal(r->verdict, SB_VERDICT_FAIL);
 
@@ -637,11 +639,7 @@ static void test_rising_ten_riffles(void **state)
     assert_true(r->table.observed[0] > r->table.expected[0]);
     sb_report_release(&rep);
 
-    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed3004ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    assert_true(rep.results[0].applicable);
-    assert_true(rep.results[0].p_value >= 1e-6);
-    sb_report_release(&rep);
+    fair_shuffle_passes(&sb_stat_rising, N, S, 0x5eed3004ull);
 }
 
 /* 'descents' on 4 GSR riffles of 52 cards.  An a-shuffle (a = 2^4 = 16
@@ -663,13 +661,10 @@ static void test_descents_four_riffles(void **state)
     (void)state;
     enum { N = 52, A = 16 };
     const uint64_t S = 2000;
-    static const sb_stat_type *const stats[] = { &sb_stat_descents };
     const char *const params[] = { "passes=4", NULL };
     sb_report rep;
-    sb_test_run(sb_test_alg("riffle"), params, N, S, 0x5eed3005ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    const sb_result *r = &rep.results[0];
-    assert_true(r->applicable);
+    const sb_result *r = run_one("riffle", params, &sb_stat_descents, N, S,
+                                 0x5eed3005ull, &rep);
     assert_true(r->p_value < 1e-6);
 
     /* f[v][d]: P(the digits so far end with v and show d descents). */
@@ -701,10 +696,7 @@ static void test_descents_four_riffles(void **state)
     assert_true(fabs(r->statistic - mean) < 5 * sd);
     sb_report_release(&rep);
 
-    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed3006ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    assert_true(rep.results[0].p_value >= 1e-6);
-    sb_report_release(&rep);
+    fair_shuffle_passes(&sb_stat_descents, N, S, 0x5eed3006ull);
 }
 
 /* 'inversions' on sort-random-comparator with sort=insertion, 52 cards.
@@ -724,23 +716,18 @@ static void test_inversions_insertion_sort(void **state)
     (void)state;
     enum { N = 52 };
     const uint64_t S = 200;
-    static const sb_stat_type *const stats[] = { &sb_stat_inversions };
     const char *const params[] = { "sort=insertion", NULL };
     sb_report rep;
-    sb_test_run(sb_test_alg("sort-random-comparator"), params, N, S,
-                0x5eed3007ull, SB_RNG_DEFAULT, stats, 1, &rep);
-    const sb_result *r = &rep.results[0];
-    assert_true(r->applicable);
+    const sb_result *r = run_one("sort-random-comparator", params,
+                                 &sb_stat_inversions, N, S, 0x5eed3007ull,
+                                 &rep);
     assert_int_equal(r->table.lo[0], 0);
     assert_true(r->table.hi[0] >= 100);
     assert_close(r->table.observed[0], (double)S, 0);
     assert_int_equal(r->p_underflow, 1);
     sb_report_release(&rep);
 
-    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed3008ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    assert_true(rep.results[0].p_value >= 1e-6);
-    sb_report_release(&rep);
+    fair_shuffle_passes(&sb_stat_inversions, N, S, 0x5eed3008ull);
 }
 
 /* 'successions' on human-packet with its defaults (7 passes, 52 cards).
@@ -757,12 +744,9 @@ static void test_successions_human_packet(void **state)
     (void)state;
     enum { N = 52 };
     const uint64_t S = 2000;
-    static const sb_stat_type *const stats[] = { &sb_stat_successions };
     sb_report rep;
-    sb_test_run(sb_test_alg("human-packet"), NULL, N, S, 0x5eed3009ull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    const sb_result *r = &rep.results[0];
-    assert_true(r->applicable);
+    const sb_result *r = run_one("human-packet", NULL, &sb_stat_successions,
+                                 N, S, 0x5eed3009ull, &rep);
     assert_true(r->p_value < 1e-6);
     assert_int_equal(r->table.lo[0], 0);
     assert_int_equal(r->table.hi[0], 0);
@@ -771,10 +755,7 @@ static void test_successions_human_packet(void **state)
                 < e0 - 5 * sqrt((double)S * p0 * (1 - p0)));
     sb_report_release(&rep);
 
-    sb_test_run(sb_test_alg("fisher-yates"), NULL, N, S, 0x5eed300aull,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    assert_true(rep.results[0].p_value >= 1e-6);
-    sb_report_release(&rep);
+    fair_shuffle_passes(&sb_stat_successions, N, S, 0x5eed300aull);
 }
 
 /* A fair shuffle passes all four at once, at 52 cards with 10^5 decks

@@ -25,12 +25,11 @@
 #include "algorithms/registry.h"
 #include "shufflebias/status.h"
 #include "base/rng.h"
+#include "stats/fingerprints.h"
 #include "stats/registry.h"
 
 /* Samples per call of 'add', as the runner's blocks. */
 #define BLOCK 64
-/* The collisions table's cap (stats/collisions.c: CAP). */
-#define COLLISIONS_CAP (1u << 21)
 
 /* ---- samples from the registry ---------------------------------------- */
 
@@ -576,7 +575,7 @@ static void test_collisions_corrupt(void **state)
     assert_refused(t, fresh, &empty, w, good.count);
     w[C_ENTRIES] = E + 1;
     assert_refused(t, fresh, &empty, w, good.count);
-    w[C_ENTRIES] = COLLISIONS_CAP + 1;
+    w[C_ENTRIES] = SB_FINGERPRINTS_CAP + 1;
     assert_refused(t, fresh, &empty, w, good.count);
     w[C_ENTRIES] = UINT64_MAX;
     assert_refused(t, fresh, &empty, w, good.count);
@@ -725,7 +724,7 @@ static void test_collisions_across_cap(void **state)
     cap_feed(one, 0, total);
     saved w1 = save_of(t, one);
     assert_true(w1.w[C_J] >= 1);
-    assert_true(w1.w[C_ENTRIES] <= COLLISIONS_CAP);
+    assert_true(w1.w[C_ENTRIES] <= SB_FINGERPRINTS_CAP);
     sb_result r1, r2;
     assert_int_equal(t->finalize(one, total, 1e-6, &r1), SB_OK);
     t->free(one);        /* before the next table: 80 MiB each */

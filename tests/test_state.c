@@ -20,6 +20,7 @@
 #include "engine/chunks.h"
 #include "base/rng.h"
 #include "engine/state.h"
+#include "stats/battery.h"
 #include "stats/registry.h"
 
 /* A run of 't' on n cards, the default battery for its shape. */

@@ -112,7 +112,7 @@ typedef struct sb_stat_type {
        that add may grow it to, whatever the samples - and in *finalize
        (not NULL) the most that finalize allocates besides, its result's
        table and its scratch.  Upper bounds, within a few hundred bytes of
-       allocator overhead per allocation; tests/test_stats.c checks them
+       allocator overhead per allocation; tests/test_budget.c checks them
        against what alloc really takes.  NULL: under 4 KiB for either. */
     size_t (*memory)(const sb_shape *shape, size_t *finalize);
 } sb_stat_type;

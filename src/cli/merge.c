@@ -24,6 +24,7 @@
 #include "base/rng.h"
 #include "engine/runner.h"
 #include "engine/state.h"
+#include "stats/battery.h"
 
 typedef struct merge_options {
     const char *json, *state;

@@ -795,36 +795,6 @@ static int plugin_ready(const sb_run_config *cfg, const sb_shape *shape,
     return rc;
 }
 
-int sb_report_results(sb_report *rep, const sb_stat_type *const *stats,
-                      size_t n_stats, void *const *acc, uint64_t done,
-                      char *err, size_t len)
-{
-    rep->results = calloc(n_stats ? n_stats : 1, sizeof *rep->results);
-    if (!rep->results) {
-        snprintf(err, len, "out of memory finalizing the run");
-        return SB_ENOMEM;
-    }
-    rep->n_results = n_stats;
-    rep->run.suspect_alpha = SB_SUSPECT_ALPHA;
-    rep->run.fail_alpha = SB_FAIL_ALPHA;
-    /* The detectable effect is computed at the fail threshold a single
-       statistic faces in the worst case of Holm's procedure. */
-    const double alpha = SB_FAIL_ALPHA / (double)(n_stats ? n_stats : 1);
-    for (size_t i = 0; i < n_stats; i++) {
-        int rc = stats[i]->finalize(acc[i], done, alpha, &rep->results[i]);
-        if (rc != SB_OK) {
-            snprintf(err, len, "statistic '%s' could not be computed: %s",
-                     stats[i]->name, sb_status_str(rc));
-            sb_report_release(rep);
-            return rc;
-        }
-    }
-    sb_battery_holm(rep->results, rep->n_results);
-    rep->verdict = sb_battery_verdicts(rep->results, rep->n_results,
-                                       SB_SUSPECT_ALPHA, SB_FAIL_ALPHA);
-    return SB_OK;
-}
-
 /* Why a thread's work failed, in words. */
 static void failure(const pool *p, const worker *w, char *err, size_t len)
 {
@@ -1073,13 +1043,4 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         return rc;
     rep->run.seconds = sb_now() - start;
     return SB_OK;
-}
-
-void sb_report_release(sb_report *rep)
-{
-    for (size_t i = 0; i < rep->n_results; i++)
-        sb_result_clear(&rep->results[i]);
-    free(rep->results);
-    rep->results = NULL;
-    rep->n_results = 0;
 }

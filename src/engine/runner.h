@@ -19,6 +19,7 @@
 #include "shufflebias/stat.h"
 #include "engine/chunks.h"
 #include "sources/feed.h"
+#include "stats/battery.h"
 
 #define SB_CHUNK_SAMPLES 65536u
 
@@ -113,8 +114,6 @@ typedef struct sb_run_config {
    says which).  A plug-in's failures name its path and the sample. */
 int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len);
 
-void sb_report_release(sb_report *rep);
-
 /* Accumulators for 'stats' on samples of 'shape', zeroed, in 'c' (chunks
    empty, done 0).  SB_OK or SB_ENOMEM (then nothing is left allocated). */
 int sb_run_counts_alloc(sb_run_counts *c, const sb_stat_type *const *stats,
@@ -126,14 +125,6 @@ int sb_run_counts_merge(sb_run_counts *into, const sb_run_counts *from,
                         const sb_stat_type *const *stats, size_t n_stats);
 void sb_run_counts_free(sb_run_counts *c, const sb_stat_type *const *stats,
                         size_t n_stats);
-
-/* Fill rep->results from the accumulators 'acc' of 'stats' over 'done'
-   samples: finalize each, Holm's correction, the verdicts.  The rest of
-   rep->run is the caller's.  SB_OK, or a status with a reason in 'err'
-   (then rep holds no results). */
-int sb_report_results(sb_report *rep, const sb_stat_type *const *stats,
-                      size_t n_stats, void *const *acc, uint64_t done,
-                      char *err, size_t len);
 
 /* The bytes a run of 'stats' on samples of 'shape' needs on 'threads'
    threads, as the budget counts them: each thread's accumulators and

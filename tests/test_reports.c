@@ -1,0 +1,537 @@
+/*
+ * test_reports.c - the renderers of reports/ on reports built by hand:
+ * the verdict and reason at the top of a report (outcome.c), the JSON
+ * (json.c, read back with Jansson), the terminal table (text.c), the
+ * audit summary (audit.c) and the exact table (exact.c).  Nothing random
+ * and no run: every field a renderer reads is set here, so each check
+ * says what the renderer makes of it.
+ */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream */
+#include "sb_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "reports/render.h"
+#include "shufflebias/status.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+/* What 'render' writes about 'arg', as a string (free it). */
+static char *rendered(int (*render)(FILE *, const void *), const void *arg)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(render(f, arg), SB_OK);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+static int text_of(FILE *f, const void *rep)
+{
+    return sb_render_text(f, rep);
+}
+
+static int json_of(FILE *f, const void *rep)
+{
+    return sb_render_json(f, rep);
+}
+
+static int exact_text_of(FILE *f, const void *rep)
+{
+    return sb_render_exact_text(f, rep);
+}
+
+static int exact_json_of(FILE *f, const void *rep)
+{
+    return sb_render_exact_json(f, rep);
+}
+
+static int audit_text_of(FILE *f, const void *reps)
+{
+    return sb_render_audit_text(f, reps, 2);
+}
+
+static int audit_json_of(FILE *f, const void *reps)
+{
+    return sb_render_audit_json(f, reps, 2);
+}
+
+/* The JSON 'render' writes, parsed (json_decref it). */
+static json_t *parsed(int (*render)(FILE *, const void *), const void *arg)
+{
+    char *text = rendered(render, arg);
+    json_error_t e;
+    json_t *root = json_loads(text, 0, &e);
+    if (root == NULL)
+        print_error("line %d: %s\n%s\n", e.line, e.text, text);
+    assert_non_null(root);
+    free(text);
+    return root;
+}
+
+#define assert_contains(haystack, needle)                                \
+    do {                                                                 \
+        if (strstr((haystack), (needle)) == NULL) {                      \
+            print_error("'%s' not found in:\n%s\n", (needle),            \
+                        (haystack));                                     \
+            fail();                                                      \
+        }                                                                \
+    } while (0)
+
+#define assert_json_string(obj, key, want)                               \
+    assert_string_equal(json_string_value(json_object_get((obj), (key))), \
+                        (want))
+
+/* Two results: 'position' failed beyond the double range, 'cycles' could
+   not be computed at this size. */
+static void two_results(sb_result r[2])
+{
+    memset(r, 0, 2 * sizeof *r);
+    r[0].name = "position";
+    r[0].applicable = 1;
+    r[0].statistic = 5130.5;
+    r[0].df = 2601;
+    r[0].p_value = 0.0;
+    r[0].p_underflow = 1;
+    r[0].p_adjusted = 0.0;
+    r[0].verdict = SB_VERDICT_FAIL;
+    snprintf(r[0].null_desc, sizeof r[0].null_desc, "chi-square(2601)");
+    snprintf(r[0].effect_desc, sizeof r[0].effect_desc,
+             "card 0 at position 0: 9.1%% of decks against 1.92%% expected");
+    r[0].effect = 0.0125;
+    r[0].detectable = 0.0013;
+    r[1].name = "cycles";
+    r[1].applicable = 0;
+    r[1].p_value = r[1].p_adjusted = 1.0;
+    r[1].verdict = SB_VERDICT_NA;
+    snprintf(r[1].note, sizeof r[1].note, "'cycles' needs n >= 2");
+}
+
+/* A run of 'riffle' that escalated once and failed. */
+static void failed_run(sb_report *rep, sb_result *r)
+{
+    memset(rep, 0, sizeof *rep);
+    two_results(r);
+    rep->results = r;
+    rep->n_results = 2;
+    rep->verdict = SB_VERDICT_FAIL;
+    sb_run_info *run = &rep->run;
+    run->algorithm = "riffle";
+    snprintf(run->params, sizeof run->params, "passes=7,sort=merge");
+    run->kind = SB_KIND_PERMUTATION;
+    run->literature = "biased";
+    run->n = 52;
+    run->samples = 200000;
+    run->done = 400000;
+    run->seed = 7;
+    run->rng = "xoshiro256";
+    run->rng_seed = 7;
+    run->rng_seed_bits = 64;
+    run->stream_version = SB_STREAM_VERSION;
+    run->samples_total = 600000;
+    run->suspect_alpha = 1e-3;
+    run->fail_alpha = 1e-6;
+    run->threads = 2;
+    run->seconds = 1.5;
+    rep->n_stages = 2;
+    rep->stages[0] = (sb_stage){ 7, 200000, 200000, SB_VERDICT_SUSPECT,
+                                 2e-4, "position" };
+    rep->stages[1] = (sb_stage){ 99, 400000, 400000, SB_VERDICT_FAIL, 0.0,
+                                 "position" };
+}
+
+/* ---- outcome.c: the verdict and reason at the top ---------------------- */
+
+static void test_outcome(void **state)
+{
+    (void)state;
+    sb_report rep;
+    sb_result r[2];
+    char why[1024];
+    failed_run(&rep, r);
+    assert_string_equal(sb_report_verdict(&rep), "fail");
+    sb_report_reason(&rep, why, sizeof why);
+    assert_string_equal(why, "");
+
+    /* Interrupted: never the battery's word. */
+    rep.run.partial = 1;
+    rep.run.done = 65536;
+    rep.run.samples = 3000000;
+    assert_string_equal(sb_report_verdict(&rep), "incomplete");
+    sb_report_reason(&rep, why, sizeof why);
+    assert_string_equal(why, "interrupted after 65536 of 3000000 samples");
+
+    /* A merge of files short of their samples keeps the battery's. */
+    rep.run.merged_files = 2;
+    assert_string_equal(sb_report_verdict(&rep), "fail");
+    rep.run.merged_files = 0;
+    rep.run.partial = 0;
+
+    /* Errors: the run's own, a bad sample, then the input's first. */
+    rep.run.error = "cannot save the state 'a.state'";
+    assert_string_equal(sb_report_verdict(&rep), "error");
+    sb_report_reason(&rep, why, sizeof why);
+    assert_string_equal(why, "cannot save the state 'a.state'");
+    snprintf(rep.run.bad_sample, sizeof rep.run.bad_sample,
+             "sample 3: card 5 twice");
+    sb_report_reason(&rep, why, sizeof why);
+    assert_string_equal(why, "sample 3: card 5 twice");
+    sb_input_info in;
+    memset(&in, 0, sizeof in);
+    in.source = "input";
+    in.what = "decks.txt";
+    in.format = "text";
+    snprintf(in.error, sizeof in.error, "decks.txt:4: 53 is not a card");
+    rep.run.input = &in;
+    assert_string_equal(sb_report_verdict(&rep), "error");
+    sb_report_reason(&rep, why, sizeof why);
+    assert_string_equal(why,
+                        "the input went wrong: decks.txt:4: 53 is not a card");
+
+    /* Nothing judged: the statistics' own words. */
+    rep.run.input = NULL;
+    rep.run.error = NULL;
+    rep.run.bad_sample[0] = '\0';
+    rep.verdict = SB_VERDICT_NA;
+    r[0].applicable = 0;
+    r[0].note[0] = '\0';
+    assert_string_equal(sb_report_verdict(&rep), "n/a");
+    sb_report_reason(&rep, why, sizeof why);
+    assert_string_equal(why, "no statistic could judge these samples: "
+                             "'cycles' needs n >= 2");
+}
+
+/* ---- json.c ----------------------------------------------------------- */
+
+static void test_json(void **state)
+{
+    (void)state;
+    sb_report rep;
+    sb_result r[2];
+    failed_run(&rep, r);
+    json_t *root = parsed(json_of, &rep);
+    assert_json_string(root, "command", "test");
+    assert_json_string(root, "algorithm", "riffle");
+    assert_json_string(root, "source", "algorithm");
+    assert_json_string(root, "kind", "permutation");
+    assert_json_string(root, "literature", "biased");
+    assert_json_string(root, "verdict", "fail");
+    assert_true(json_is_null(json_object_get(root, "reason")));
+    assert_true(json_is_false(json_object_get(root, "partial")));
+    assert_int_equal(json_integer_value(json_object_get(root, "n")), 52);
+    /* samples counted (the last stage's), and the first stage's asked */
+    assert_int_equal(json_integer_value(json_object_get(root, "samples")),
+                     400000);
+    assert_int_equal(json_integer_value(json_object_get(root,
+                     "samples_requested")), 200000);
+    assert_int_equal(json_integer_value(json_object_get(root, "seed")), 7);
+    assert_json_string(root, "rng", "xoshiro256");
+    assert_int_equal(json_integer_value(json_object_get(root,
+                     "stream_version")), SB_STREAM_VERSION);
+    /* integer parameters are numbers, choices strings */
+    json_t *params = json_object_get(root, "params");
+    assert_int_equal(json_integer_value(json_object_get(params, "passes")),
+                     7);
+    assert_json_string(params, "sort", "merge");
+
+    json_t *stages = json_object_get(root, "stages");
+    assert_int_equal(json_array_size(stages), 2);
+    json_t *s1 = json_array_get(stages, 1);
+    assert_int_equal(json_integer_value(json_object_get(s1, "seed")), 99);
+    assert_json_string(s1, "verdict", "fail");
+    assert_json_string(s1, "worst", "position");
+    json_t *tables = json_object_get(root, "tables");
+    assert_int_equal(json_integer_value(json_object_get(tables, "stage")), 1);
+    assert_int_equal(json_integer_value(json_object_get(tables, "seed")), 99);
+    assert_int_equal(json_integer_value(json_object_get(root,
+                     "samples_total")), 600000);
+
+    json_t *th = json_object_get(root, "thresholds");
+    assert_close(json_real_value(json_object_get(th, "fail")), 1e-6, 0);
+    assert_close(json_real_value(json_object_get(th, "suspect")), 1e-3, 0);
+    assert_json_string(th, "correction", "holm");
+
+    json_t *tests = json_object_get(root, "tests");
+    assert_int_equal(json_array_size(tests), 2);
+    json_t *t0 = json_array_get(tests, 0), *t1 = json_array_get(tests, 1);
+    assert_json_string(t0, "name", "position");
+    assert_json_string(t0, "verdict", "fail");
+    assert_close(json_real_value(json_object_get(t0, "statistic")), 5130.5,
+                 0);
+    assert_close(json_real_value(json_object_get(t0, "p_value")), 0.0, 0);
+    assert_json_string(t0, "p_value_bound", "< 1e-300");
+    assert_json_string(t0, "null", "chi-square(2601)");
+    assert_null(json_object_get(t0, "p_interval"));
+    assert_json_string(t1, "name", "cycles");
+    assert_json_string(t1, "verdict", "n/a");
+    assert_true(json_is_null(json_object_get(t1, "statistic")));
+    assert_true(json_is_null(json_object_get(t1, "p_value")));
+    assert_json_string(t1, "note", "'cycles' needs n >= 2");
+
+    /* machine-dependent keys stand apart: no budget, no "memory" */
+    assert_null(json_object_get(root, "memory"));
+    json_t *timing = json_object_get(root, "timing");
+    assert_close(json_real_value(json_object_get(timing, "seconds")), 1.5, 0);
+    assert_close(json_real_value(json_object_get(timing,
+                 "samples_per_second")), 400000 / 1.5, 1e-12);
+    json_decref(root);
+
+    /* Recorded samples: no seed, where they came from, the error. */
+    sb_input_info in;
+    memset(&in, 0, sizeof in);
+    in.source = "input";
+    in.what = "decks.txt";
+    in.format = "cards";
+    snprintf(in.error, sizeof in.error, "decks.txt:4: 'ZZ' is not a card");
+    rep.run.input = &in;
+    rep.run.rng = NULL;
+    rep.run.partial = 1;
+    root = parsed(json_of, &rep);
+    assert_json_string(root, "source", "input");
+    assert_true(json_is_null(json_object_get(root, "seed")));
+    assert_true(json_is_null(json_object_get(root, "rng")));
+    assert_json_string(root, "verdict", "error");
+    assert_json_string(root, "reason",
+                       "the input went wrong: decks.txt:4: 'ZZ' is not a "
+                       "card");
+    json_t *input = json_object_get(root, "input");
+    assert_json_string(input, "path", "decks.txt");
+    assert_json_string(input, "format", "cards");
+    assert_json_string(input, "error", "decks.txt:4: 'ZZ' is not a card");
+    json_decref(root);
+}
+
+/* ---- text.c ----------------------------------------------------------- */
+
+static void test_text(void **state)
+{
+    (void)state;
+    char p[32];
+    sb_render_pvalue(p, sizeof p, 0.41723, 0);
+    assert_string_equal(p, "0.4172");
+    sb_render_pvalue(p, sizeof p, 3.1e-9, 0);
+    assert_string_equal(p, "3.1e-09");
+    sb_render_pvalue(p, sizeof p, 0.0, 1);
+    assert_string_equal(p, "< 1e-300");
+
+    sb_report rep;
+    sb_result r[2];
+    failed_run(&rep, r);
+    char *t = rendered(text_of, &rep);
+    assert_contains(t, "statistic                 value       df  p-value"
+                       "     p (Holm)    verdict\n");
+    assert_contains(t, "position                 5130.5     2601  < 1e-300"
+                       "    < 1e-300    FAIL\n");
+    assert_contains(t, "cycles                        -        -  -      "
+                       "     -           N/A\n");
+    assert_contains(t, "  position: card 0 at position 0: 9.1% of decks");
+    assert_contains(t, "  cycles: 'cycles' needs n >= 2\n");
+    assert_contains(t, "escalation: suspect at first");
+    assert_contains(t, "  stage 1  seed 99 ");
+    assert_contains(t, "\nverdict: FAIL (bias found)\n");
+    assert_contains(t, "  algorithm  riffle\n");
+    assert_contains(t, "  params     passes=7,sort=merge\n");
+    assert_contains(t, "  seed       7 (the tables are stage 1's, seed 99)\n");
+    assert_contains(t, "  rng        xoshiro256 (stream version");
+    assert_contains(t, "  thresholds suspect below 0.001, fail below 1e-06");
+    free(t);
+
+    /* An input error: the summary alone, no table. */
+    sb_input_info in;
+    memset(&in, 0, sizeof in);
+    in.source = "exec";
+    in.what = "./deal";
+    in.format = "text";
+    snprintf(in.error, sizeof in.error, "line 3: 9 values, expected 52");
+    rep.run.input = &in;
+    rep.run.done = 2;
+    t = rendered(text_of, &rep);
+    assert_null(strstr(t, "p (Holm)"));
+    assert_contains(t, "verdict: ERROR (the input went wrong, below, after "
+                       "2 good samples");
+    assert_contains(t, "  program    ./deal (format text)\n");
+    assert_contains(t, "  INPUT ERROR line 3: 9 values, expected 52\n");
+    free(t);
+}
+
+/* ---- audit.c ---------------------------------------------------------- */
+
+static void test_audit(void **state)
+{
+    (void)state;
+    sb_report reps[2];
+    sb_result r0[2], r1[2];
+    failed_run(&reps[0], r0);
+    failed_run(&reps[1], r1);
+    reps[1].run.algorithm = "fisher-yates";
+    reps[1].run.literature = "uniform";
+    reps[1].verdict = SB_VERDICT_PASS;
+    r1[0].verdict = SB_VERDICT_PASS;
+    r1[0].p_underflow = 0;
+    r1[0].p_value = r1[0].p_adjusted = 0.25;
+    char *t = rendered(audit_text_of, reps);
+    assert_contains(t, "riffle                       biased     fail     "
+                       "position       < 1e-300    bias found, as "
+                       "expected\n");
+    assert_contains(t, "fisher-yates                 uniform    pass     "
+                       "position       0.2500      no bias found, as "
+                       "expected\n");
+    free(t);
+    json_t *root = parsed(audit_json_of, reps);
+    assert_json_string(root, "command", "audit");
+    json_t *runs = json_object_get(root, "runs");
+    assert_int_equal(json_array_size(runs), 2);
+    assert_json_string(json_array_get(runs, 1), "algorithm", "fisher-yates");
+    assert_json_string(json_array_get(runs, 1), "verdict", "pass");
+    json_decref(root);
+}
+
+/* ---- exact.c ---------------------------------------------------------- */
+
+/* The exact walk of a fair shuffle of 2 cards: orders AB and BA, one path
+   each of probability 1/2. */
+typedef struct two_cards {
+    sb_exact_report rep;
+    sb_card samples[4];
+    sb_exact_outcome outcomes[2];
+    sb_exact_level level;
+    size_t by_p[2];
+    char *matrix[4];
+} two_cards;
+
+static void exact_two_cards(two_cards *w)
+{
+    memset(w, 0, sizeof *w);
+    static char half[] = "1/2", two[] = "2", zero[] = "0";
+    const sb_card s[4] = { 0, 1, 1, 0 };
+    memcpy(w->samples, s, sizeof s);
+    for (size_t i = 0; i < 2; i++)
+        w->outcomes[i] = (sb_exact_outcome){ w->samples + 2 * i, half, 0.5,
+                                             1.0, 1 };
+    w->level = (sb_exact_level){ half, 0.5, 1.0, 2 };
+    w->by_p[0] = 0;
+    w->by_p[1] = 1;
+    for (size_t i = 0; i < 4; i++)
+        w->matrix[i] = half;
+    sb_exact_report *rep = &w->rep;
+    rep->algorithm = "two-card-swap";
+    rep->kind = SB_KIND_PERMUTATION;
+    rep->n = rep->len = 2;
+    rep->paths = 2;
+    rep->equal_weights = 1;
+    rep->path_weight = half;
+    rep->possible = two;
+    rep->possible_d = 2;
+    rep->uniform = half;
+    rep->outcomes = w->outcomes;
+    rep->n_outcomes = 2;
+    rep->by_probability = w->by_p;
+    rep->levels = &w->level;
+    rep->n_levels = 1;
+    rep->unreached = zero;
+    rep->tv = zero;
+    rep->unexplored = zero;
+    rep->max_ratio = rep->min_ratio = 1.0;
+    rep->verdict = SB_EXACT_UNIFORM;
+    rep->rows = rep->cols = 2;
+    rep->matrix = w->matrix;
+    rep->reached = 2;
+}
+
+static void test_exact(void **state)
+{
+    (void)state;
+    two_cards w;
+    exact_two_cards(&w);
+    char *t = rendered(exact_text_of, &w.rep);
+    assert_contains(t, "exact: two-card-swap, n = 2\n");
+    assert_contains(t, "2 paths walked, each with probability 1/2\n");
+    assert_contains(t, "2 orders possible, each 1/2 under a uniform "
+                       "shuffle\n");
+    assert_contains(t, "  AB     1/2 ");
+    assert_contains(t, "  BA     1/2 ");
+    assert_contains(t, "never reached: 0 of 2 orders\n");
+    assert_contains(t, "exact card x position matrix");
+    assert_contains(t, "verdict: EXACTLY UNIFORM - every one of the 2 orders "
+                       "has probability 1/2\n");
+    free(t);
+
+    json_t *root = parsed(exact_json_of, &w.rep);
+    assert_json_string(root, "command", "exact");
+    assert_json_string(root, "algorithm", "two-card-swap");
+    assert_int_equal(json_integer_value(json_object_get(root, "possible")), 2);
+    assert_true(json_is_true(json_object_get(root, "uniform")));
+    assert_true(json_is_false(json_object_get(root, "partial")));
+    json_t *perms = json_object_get(root, "permutations");
+    assert_int_equal(json_array_size(perms), 2);
+    json_t *ba = json_array_get(perms, 1);
+    assert_int_equal(json_integer_value(json_array_get(
+                     json_object_get(ba, "perm"), 0)), 1);
+    assert_json_string(ba, "exact", "1/2");
+    assert_int_equal(json_integer_value(json_object_get(ba, "count")), 1);
+    json_t *m = json_object_get(root, "position_matrix");
+    assert_int_equal(json_array_size(m), 2);
+    assert_string_equal(json_string_value(json_array_get(json_array_get(m, 1),
+                                                         0)), "1/2");
+    json_decref(root);
+
+    /* Biased: one order never comes. */
+    static char one[] = "1", half[] = "1/2";
+    w.outcomes[0] = (sb_exact_outcome){ w.samples, one, 1.0, 2.0, 2 };
+    w.rep.n_outcomes = 1;
+    w.rep.unreached = one;
+    w.rep.tv = half;
+    w.rep.tv_d = 0.5;
+    w.rep.min_ratio = 0.0;
+    w.rep.max_ratio = 2.0;
+    w.rep.verdict = SB_EXACT_BIASED;
+    w.rep.n_never = 1;
+    w.rep.never = w.samples + 2;
+    t = rendered(exact_text_of, &w.rep);
+    assert_contains(t, "never reached: 1 of 2 orders: BA\n");
+    assert_contains(t, "max/min probability ratio: infinite");
+    assert_contains(t, "verdict: NOT UNIFORM - total-variation distance 1/2 "
+                       "(0.5) from uniform\n");
+    free(t);
+    root = parsed(exact_json_of, &w.rep);
+    assert_true(json_is_false(json_object_get(root, "uniform")));
+    assert_json_string(root, "tv_distance_exact", "1/2");
+    assert_int_equal(json_integer_value(json_object_get(root,
+                     "never_reached")), 1);
+    json_decref(root);
+
+    /* Interrupted: the totals, no outcome listed. */
+    static char explored[] = "3/4", rest[] = "1/4";
+    w.rep.summary_only = 1;
+    w.rep.paths = 5;
+    w.rep.reached = 1;
+    w.rep.explored = explored;
+    w.rep.explored_d = 0.75;
+    w.rep.unexplored = rest;
+    w.rep.unexplored_d = 0.25;
+    t = rendered(exact_text_of, &w.rep);
+    assert_contains(t, "interrupted after 5 paths: 1 of 2 orders reached\n");
+    assert_contains(t, "verdict: INCONCLUSIVE - interrupted");
+    free(t);
+    root = parsed(exact_json_of, &w.rep);
+    assert_true(json_is_false(json_object_get(root, "outcomes_listed")));
+    assert_true(json_is_true(json_object_get(root, "partial")));
+    assert_json_string(root, "explored_mass", "3/4");
+    assert_null(json_object_get(root, "permutations"));
+    json_decref(root);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_outcome),
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_text),
+        cmocka_unit_test(test_audit),
+        cmocka_unit_test(test_exact),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
