@@ -639,12 +639,14 @@ static void poker7_pooling_and_shape(void **state)
 
     char why[128];
     sb_shape s51 = perm_shape(51);
-    assert_false(sb_stat_applies(&sb_stat_poker7, &s51, why, sizeof why));
+    assert_int_equal(sb_stat_check(&sb_stat_poker7, &s51, why, sizeof why),
+                     SB_EINVAL);
     assert_string_equal(why, "'poker7' needs n >= 52 (n is 51)");
     assert_int_equal(sb_stat_poker7.alloc(&acc, &s51), SB_EINVAL);
     /* Three cards are too few for the game: not applicable, saying why. */
     sb_shape s3 = perm_shape(3);
-    assert_false(sb_stat_applies(&sb_stat_new_age_solitaire, &s3, NULL, 0));
+    assert_int_equal(sb_stat_check(&sb_stat_new_age_solitaire, &s3, NULL, 0),
+                     SB_EINVAL);
     assert_int_equal(sb_stat_new_age_solitaire.alloc(&acc, &s3), SB_OK);
     sb_stat_new_age_solitaire.add(acc, deck, 1);
     assert_int_equal(sb_stat_new_age_solitaire.finalize(acc, 1, 1e-6, &res),

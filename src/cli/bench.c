@@ -311,7 +311,7 @@ static void add_alg_rows(bench *b, const sb_shuffle_type *t, size_t n,
     add_row(b, ROW_BARE, t, &args, 1, gsl);
     sb_shape shape;
     sb_shuffle_shape(t, &args, &shape);
-    if (sb_stat_applies(&sb_stat_position, &shape, why, sizeof why)) {
+    if (sb_stat_check(&sb_stat_position, &shape, why, sizeof why) == SB_OK) {
         bench_row *r = add_row(b, ROW_POSITION, t, &args, 1, gsl);
         r->stats[0] = &sb_stat_position;
         r->n_stats = 1;

@@ -368,7 +368,7 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
             sb_cli_error("unknown statistic '%s'; valid: %s", name, valid);
             return -1;
         }
-        if (!sb_stat_applies(t, shape, why, sizeof why)) {
+        if (sb_stat_check(t, shape, why, sizeof why) != SB_OK) {
             sb_cli_error("%s", why);
             return -1;
         }
