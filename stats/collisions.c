@@ -114,6 +114,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 #include "shufflebias/status.h"
+#include "base/rng.h"
 #include "stats/gof.h"
 #include "stats/memory.h"
 #include "stats/registry.h"
@@ -172,13 +173,13 @@ typedef struct collisions_acc {
                                (lo, hi) */
 } collisions_acc;
 
-/* SplitMix64 (Steele, Lea and Flood 2014), for the hash keys only. */
+/* SplitMix64 (Steele, Lea and Flood 2014), for the hash keys only: the
+   mixer of the draws (sb_mix64) over a state stepped by its constant. */
 static uint64_t splitmix64(uint64_t *s)
 {
-    uint64_t x = (*s += 0x9e3779b97f4a7c15ull);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    const uint64_t x = *s;
+    *s += 0x9e3779b97f4a7c15ull;
+    return sb_mix64(x);
 }
 
 static uint64_t mask_for(unsigned j)

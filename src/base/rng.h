@@ -56,7 +56,6 @@ void sb_rng_close(sb_rng *rng);
    (0 before the first and for every other backend).  For tests, so that a
    sample can be remade from its seed alone. */
 uint32_t sb_rng_last_reseed(const sb_rng *rng);
-const char *sb_rng_name(const sb_rng *rng);
 /* 1 when any chunk can be asked for at any time (the fast generator). */
 int sb_rng_random_access(const sb_rng *rng);
 /* Point 'src' at the stream of chunk 'chunk'.  A sequential backend
