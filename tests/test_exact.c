@@ -14,6 +14,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "algorithms/registry.h"
+#include "base/draws.h"
 #include "reports/render.h"
 #include "shufflebias/status.h"
 #include "engine/enumerate.h"

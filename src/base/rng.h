@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "shufflebias/rng.h"
+#include "base/draws.h"
 
 /* The name of the fast built-in generator, the default of --rng. */
 #define SB_RNG_DEFAULT "xoshiro256"
