@@ -154,7 +154,7 @@ static inline int sb_batch_keep(uint64_t low, uint64_t hi, unsigned k,
    the division, once in 2^10 batches, and the batch is drawn again at most
    as often.  A batch of one is Lemire's method itself, with cap = P = hi.
    (The paper's own sizes go up to 6 draws per word; 9 for bounds up to 64
-   measured faster here for 52-card decks.) */
+   were faster for 52-card decks: docs/speed.md.) */
 #define SB_BATCH_MAX 9u
 #define SB_BATCH_CAP ((uint64_t)1 << 54)
 
@@ -207,8 +207,8 @@ static inline void sb_pair_undo(uint64_t a0, uint64_t b0, uint64_t hi,
    next word of the generator (a's first when both fail), a word that
    stood is kept, and the pair is taken again, until both stand.  (Serving
    the two halves of the K bounds in turn, the second chain's indices
-   held until the first's steps are done, measured slower than one chain
-   for 52-card decks; alternating, about a sixth faster.)  The last (up
+   held until the first's steps are done, was slower than one chain for
+   52-card decks; alternating is faster: docs/speed.md.)  The last (up
    to one batch of) bounds is a plain batch from one word, its steps
    taken back and drawn again in the same way.  The steps are taken as
    the indices come out of the words, before the words are known to
