@@ -73,8 +73,11 @@ typedef struct sb_rng_info {
 } sb_rng_info;
 extern const sb_rng_info sb_rng_builtin[];
 
-/* SplitMix64's finalizer (Steele, Lea and Flood 2014): a bijection of
-   64-bit words with good avalanche, used to derive seeds. */
+/* SplitMix64's output for the state 'x' (Steele, Lea and Flood, "Fast
+   splittable pseudorandom number generators", OOPSLA 2014): the state
+   stepped by the golden-ratio constant, then the finalizer; a bijection of
+   64-bit words with good avalanche, used to derive seeds and hash keys.
+   The project's one copy of these constants. */
 uint64_t sb_mix64(uint64_t x);
 
 #endif /* SB_BASE_RNG_H */
