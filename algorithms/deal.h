@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include "shufflebias/shuffle.h"
+#include "base/draws.h"           /* the draws, inlined */
 
 enum { SB_DEAL_HANDS, SB_DEAL_HAND_SIZE, SB_DEAL_N_PARAMS };
 

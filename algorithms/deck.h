@@ -8,6 +8,7 @@
 #include <string.h>
 #include "shufflebias/shuffle.h"
 #include "shufflebias/status.h"
+#include "base/draws.h"           /* the draws, inlined */
 
 /* out[j] = j: the unshuffled deck, card 0 on top.  Every shuffle starts
    here, so on little-endian machines four cards go in one 64-bit store

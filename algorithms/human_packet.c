@@ -2,14 +2,18 @@
  * human-packet - a model of a person's riffle: a cut near the middle, then
  * packets of a few cards falling from the two hands in turn.
  *
- * The essay on seven riffles (after Aldous & Diaconis, Amer. Math. Monthly
- * 93(5), 1986, and Bayer & Diaconis, Ann. Appl. Probab. 2(2), 1992)
- * describes a person's riffle only in words: a 52-card deck cut between
- * 24 and 28 cards, 26 most likely, and cards falling in packets of 1 to 7,
- * small packets most likely, from each hand in turn.  It gives no table of
- * frequencies, so the weights below are a modelling choice, not a
- * measurement; each is a parameter and can be replaced.  All are integer
- * weights drawn with sb_weighted, so the shuffle stays enumerable.
+ * The web page "Shuffling and Dealing" of Ted's Computer World (a
+ * PowerBASIC site) describes a person's riffle only in words, from 100 of
+ * its author's own: a 52-card deck cut between 24 and 28 cards, and cards
+ * falling in packets of 1 to 7 from each hand in turn.  It gives no table
+ * of frequencies, so the weights below (a cut of 26 most likely, small
+ * packets most likely) are a modelling choice, not a measurement; each is
+ * a parameter and can be replaced.  The riffle it models is the one
+ * analysed by Aldous & Diaconis ("Shuffling cards and stopping times",
+ * Amer. Math. Monthly 93(5), 1986) and Bayer & Diaconis ("Trailing the
+ * dovetail shuffle to its lair", Ann. Appl. Probab. 2(2), 1992).  All
+ * weights are integers drawn with sb_weighted, so the shuffle stays
+ * enumerable.
  *
  * One pass:
  *  a) Cut after floor(n/2) + d*f cards, d in -2..2, f = max(1, round(n/52))

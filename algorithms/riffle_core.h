@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "shufflebias/shuffle.h"
+#include "base/draws.h"           /* the draws, inlined */
 
 /* The 'passes' parameter of the riffles that repeat a fixed number of
    times: 7 by default, the number Bayer & Diaconis made famous. */

@@ -11,7 +11,8 @@
  * inverse of the deck the forward riffles made, so its labels being
  * distinct says nothing about the forward deck being uniform.  The essay
  * this comes from ("Seven riffle shuffles is not enough - except when it
- * is", on Aldous & Diaconis, Amer. Math. Monthly 93(5), 1986) warns that
+ * is", the Possibly Wrong blog, 2020, on Aldous & Diaconis, "Shuffling
+ * cards and stopping times", Amer. Math. Monthly 93(5), 1986) warns that
  * without the reversal "the resulting distribution of possible
  * arrangements is observably non-uniform".
  *

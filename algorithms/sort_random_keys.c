@@ -6,7 +6,8 @@
  *
  *   merge     a stable bottom-up merge sort (the default): tied cards keep
  *             their starting order;
- *   exchange  the loop of the BASIC listing in the source article: for j
+ *   exchange  the loop of the BASIC listing in Ted's Computer World's
+ *             "Shuffling and Dealing" (a PowerBASIC page): for j
  *             in 0..n-2, for k in j+1..n-1, if key[j] > key[k] swap both
  *             card and key.  Not stable: a swap of j and k can carry a card
  *             over a card between them with the same key.

@@ -217,9 +217,8 @@ void sb_fingerprints_free(sb_fingerprints *a)
    a_i's low half with x_i plus the low 64 bits of a_i's high half times
    x_i, shifted up.  Reading whole words costs more multiplications than
    packing 6-bit cards first would (13 words for 52 cards instead of 6),
-   but measured 1.7 times faster (gcc 12 -O2): the multiplications are
-   independent, the packing is a chain of shifts.  At n = 52 this takes
-   about 32 ns per deck; 'add' as a whole about 130 ns per deck over the
+   but is faster (docs/speed.md): the multiplications are independent,
+   the packing is a chain of shifts.  'add' as a whole costs most over the
    first 10^6 decks (the table growing to 2^21 slots, a cache miss per
    deck), and less once f < 1 (dropped decks need no lookup). */
 static fp128 fingerprint(const sb_fingerprints *a, const sb_card *s)

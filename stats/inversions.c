@@ -28,8 +28,8 @@
  * cards); its tails are pooled from the low end until each group expects
  * at least 5 (stats/gof.c), chi-square with groups - 1 df.  Since both
  * the null and the histogram hold that many values, n is bounded by
- * INVERSIONS_N_MAX = 1024 (523,777 values, 4 MB each, and about 0.2 s to
- * compute the null).  The effect is the estimated chi-square distance
+ * INVERSIONS_N_MAX = 1024 (523,777 values, 4 MB each, and a null of
+ * order n^3 / 4 operations to compute: docs/speed.md).  The effect is the estimated chi-square distance
  * per deck, max(0, (X^2 - df) / N).
  */
 #include <stdio.h>
@@ -67,7 +67,7 @@ static int inversions_alloc(void **acc, const sb_shape *shape)
 /* The bits set in x, by summing adjacent fields (Warren, "Hacker's
    Delight", 2nd ed., 5-1).  Written out rather than __builtin_popcountll:
    without a popcnt instruction enabled at build time that builtin is a
-   call into libgcc, 1.4 times slower here; compilers recognise this
+   call into libgcc, slower (docs/speed.md); compilers recognise this
    form and emit popcnt when the target has it. */
 static inline size_t popcount64(uint64_t x)
 {

@@ -25,10 +25,12 @@
  * in the same pass through the deck, while Bob's descending targets need
  * a new pass almost every card.  After 7 GSR riffles of 52 cards, Alice
  * wins about 80.7% of games (the essay "Seven riffle shuffles is not
- * enough - except when it is", after van Zuylen & Schalekamp: "over
+ * enough - except when it is", the Possibly Wrong blog, 2020, after van
+ * Zuylen & Schalekamp, "The Achilles' heel of the GSR shuffle: a note on
+ * New Age Solitaire", Probab. Engrg. Inform. Sci. 18(3), 2004: "over
  * 80%"; tests/test_games.c pins 0.807 with 'riffle'), although the deck
- * is then at total variation 0.334 from uniform only (Bayer & Diaconis,
- * Table 1): the game amplifies exactly the order a riffle leaves.  It
+ * is then at total variation 0.334 from uniform only (Bayer & Diaconis
+ * 1992, Table 1): the game amplifies exactly the order a riffle leaves.  It
  * also sees 'sort-random-comparator' at its defaults and 'naive-swap'
  * (Alice won 64% and 52% of 2 x 10^4 games of 52 cards).
  *

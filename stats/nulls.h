@@ -103,7 +103,7 @@ size_t sb_null_inversions_max(size_t n);
    symmetric, I(n,k) = I(n, n(n-1)/2 - k), and on the lower half the two
    prefix sums subtracted are far apart, so nothing cancels), then
    mirrored.  Values below 1e-300 are set to 0.  Cost of order n^3 / 4
-   operations: 0.2 s or so at n = 1024.
+   operations (at n = 1024: docs/speed.md).
    Returns SB_OK, or SB_EINVAL when n is 0 or p is NULL. */
 int sb_null_inversions(size_t n, double *p);
 

@@ -31,7 +31,7 @@
  * from the low end until each group expects at least 5 (stats/gof.c),
  * so below about 16,000 decks the straight flushes join the quads;
  * chi-square has groups - 1 degrees of freedom (8 unpooled).  The null is
- * computed at every finalize, in about 3 ms.
+ * computed at every finalize (its cost: docs/speed.md).
  *
  * The effect is the chi-square distance per deck, named by its largest
  * contributor in words: "straight flush: 29.3% of decks against 0.0311%

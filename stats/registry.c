@@ -64,11 +64,11 @@ static int refuse(char *why, size_t len, const char *fmt, ...)
         vsnprintf(why, len, fmt, ap);
         va_end(ap);
     }
-    return 0;
+    return SB_EINVAL;
 }
 
-int sb_stat_applies(const sb_stat_type *t, const sb_shape *s, char *why,
-                    size_t len)
+int sb_stat_check(const sb_stat_type *t, const sb_shape *s, char *why,
+                  size_t len)
 {
     if (t == NULL || s == NULL)
         return refuse(why, len, "no statistic or no shape");
@@ -99,7 +99,7 @@ int sb_stat_applies(const sb_stat_type *t, const sb_shape *s, char *why,
                       t->name, s->n, s->len);
     if (why != NULL && len > 0)
         why[0] = '\0';
-    return 1;
+    return SB_OK;
 }
 
 size_t sb_stat_defaults(const sb_shape *s, const sb_stat_type **out,
@@ -108,7 +108,7 @@ size_t sb_stat_defaults(const sb_shape *s, const sb_stat_type **out,
     size_t k = 0;
     for (size_t i = 0; sb_stat_types[i] != NULL && k < max; i++)
         if ((sb_stat_types[i]->default_kinds & (unsigned)s->kind)
-            && sb_stat_applies(sb_stat_types[i], s, NULL, 0))
+            && sb_stat_check(sb_stat_types[i], s, NULL, 0) == SB_OK)
             out[k++] = sb_stat_types[i];
     return k;
 }

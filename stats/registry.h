@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include "shufflebias/stat.h"
+#include "shufflebias/status.h"   /* sb_stat_check's SB_OK, SB_EINVAL */
 
 /* The statistics, one per file. */
 extern const sb_stat_type sb_stat_position;       /* stats/position.c */
@@ -40,14 +41,15 @@ extern const sb_stat_type *const sb_stat_types[];
 /* The statistic called 'name', or NULL if there is none. */
 const sb_stat_type *sb_stat_find(const char *name);
 
-/* 1 if 't' can be run on samples of shape 's', else 0 with a one-line
+/* Whether 't' can be run on samples of shape 's', in the convention of
+   sb_shuffle_check: SB_OK (and 'why' is ""), or SB_EINVAL with a one-line
    lowercase reason in 'why' (when 'why' is not NULL and 'len' > 0), e.g.
    "'permutation' needs n <= 10 (n is 52)" or
-   "'position' applies to permutations, not deals".  On 1, 'why' is "".
+   "'position' applies to permutations, not deals".
    A statistic that applies may still finalize as not applicable (n = 1,
    too few samples): that is decided from the counts, not the shape. */
-int sb_stat_applies(const sb_stat_type *t, const sb_shape *s, char *why,
-                    size_t len);
+int sb_stat_check(const sb_stat_type *t, const sb_shape *s, char *why,
+                  size_t len);
 
 /* The default battery for shape 's': the statistics that apply to it and
    whose default_kinds include its kind, in registry order (for

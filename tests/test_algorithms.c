@@ -122,8 +122,9 @@ static size_t walk(const sb_shuffle_type *t, size_t n, const char *param,
     return paths;
 }
 
-/* The seed article ("Shuffling along") and Atwood's "The Danger of
-   Naivete": 27 paths give ABC 4, ACB 5, BAC 5, BCA 5, CAB 4, CBA 4. */
+/* The blog post "Shuffling along" and Atwood's "The Danger of Naivete"
+   (Coding Horror, 2007): 27 paths give ABC 4, ACB 5, BAC 5, BCA 5,
+   CAB 4, CBA 4. */
 static void naive_swap_three_cards(void **state)
 {
     (void)state;

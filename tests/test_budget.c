@@ -131,7 +131,7 @@ static void estimates_bound_what_alloc_takes(void **state)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (size_t i = 0; sb_stat_types[i] != NULL; i++) {
             const sb_stat_type *t = sb_stat_types[i];
-            if (!sb_stat_applies(t, &shapes[s], NULL, 0))
+            if (sb_stat_check(t, &shapes[s], NULL, 0) != SB_OK)
                 continue;
             size_t fin;
             const size_t estimate = sb_stat_memory(t, &shapes[s], &fin);

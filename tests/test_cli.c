@@ -495,7 +495,7 @@ static void audit_writes_its_reports(void **state)
     release(&o);
 }
 
-/* 'shufflebias exact' as the issue shows it. */
+/* 'shufflebias exact': its tables and exit codes. */
 static void exact_tables_and_exit_codes(void **state)
 {
     const char *dir = *state;

@@ -291,10 +291,10 @@ static void test_collisions_not_applicable(void **state)
 
     char why[128];
     const sb_shape p14 = shape_of(SB_KIND_PERMUTATION, 14, 14, 0);
-    assert_false(sb_stat_applies(&sb_stat_collisions, &p14, why,
-                                 sizeof why));
+    assert_int_equal(sb_stat_check(&sb_stat_collisions, &p14, why, sizeof why),
+                     SB_EINVAL);
     assert_string_equal(why, "'collisions' needs n >= 15 (n is 14)");
-    assert_true(sb_stat_applies(&sb_stat_collisions, &p15, NULL, 0));
+    assert_int_equal(sb_stat_check(&sb_stat_collisions, &p15, NULL, 0), SB_OK);
 }
 
 /* The detectable effect.  At N = 1.4 x 10^5 decks of 52, the null mean
@@ -826,7 +826,7 @@ static void test_serial_pairs_and_limits(void **state)
 
     char why[128];
     const sb_shape deal = shape_of(SB_KIND_DEAL, 52, 52, 4);
-    assert_false(sb_stat_applies(t, &deal, why, sizeof why));
+    assert_int_equal(sb_stat_check(t, &deal, why, sizeof why), SB_EINVAL);
     assert_string_equal(why,
         "'serial' applies to permutations and draws, not deals");
 }

@@ -1,7 +1,7 @@
 /*
  * test_exact.c - exact mode: every path walked, exact fractions.
  *
- * Published values: the 3-card naive swap (the seed article "Shuffling
+ * Published values: the 3-card naive swap (the blog post "Shuffling
  * along", and Atwood's "The Danger of Naivete", 2007): 4, 5, 5, 5, 4, 4 of
  * 27.  Sattolo (IPL 22(6), 1986): exactly the (n-1)! cyclic permutations,
  * each 1/(n-1)!.  The rest is checked against direct reasoning written
@@ -14,6 +14,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "algorithms/registry.h"
+#include "base/draws.h"
 #include "reports/render.h"
 #include "shufflebias/status.h"
 #include "engine/enumerate.h"

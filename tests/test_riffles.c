@@ -9,10 +9,11 @@
  * stopping rule of Aldous & Diaconis (Amer. Math. Monthly 93(5), 1986)
  * stops at T with P(T <= t) = (2^t)_n / 2^(tn), the birthday problem;
  * the essay "Seven riffle shuffles is not enough - except when it is"
- * gives its mean for 52 cards as approximately 11.7243.  Everything else
- * is checked against code written here, independently of the algorithms:
- * rising sequences, the forward-order stopping rule followed step by step
- * as the essay writes it, the perfect shuffles.
+ * (the Possibly Wrong blog, 2020) gives its mean for 52 cards as
+ * approximately 11.7243.  Everything else is checked against code written
+ * here, independently of the algorithms: rising sequences, the
+ * forward-order stopping rule followed step by step as the essay writes
+ * it, the perfect shuffles.
  */
 #include "tests/sb_test.h"
 

@@ -44,7 +44,7 @@ static void test_merge(void **state)
         sb_card *s = fair_block(shape, &seed, S1 + S2);
         for (size_t t = 0; sb_stat_types[t] != NULL; t++) {
             const sb_stat_type *type = sb_stat_types[t];
-            if (!sb_stat_applies(type, shape, NULL, 0))
+            if (sb_stat_check(type, shape, NULL, 0) != SB_OK)
                 continue;
             assert_true(t < 32);
             void *a, *b, *c;
@@ -112,7 +112,7 @@ static void test_sweep(void **state)
         sb_card *s = fair_block(shape, &seed, S);
         for (size_t t = 0; sb_stat_types[t] != NULL; t++) {
             const sb_stat_type *type = sb_stat_types[t];
-            if (!sb_stat_applies(type, shape, NULL, 0))
+            if (sb_stat_check(type, shape, NULL, 0) != SB_OK)
                 continue;
             sb_result r;
             run_shaped(type, shape, s, S, &r);
@@ -161,8 +161,9 @@ static void test_registry_kinds(void **state)
             const sb_stat_type *st = sb_stat_types[t];
             const int want = (st->kinds & (unsigned)shapes[k].kind) != 0
                              && st->n_min <= nn && nn <= st->n_max;
-            assert_int_equal(sb_stat_applies(sb_stat_types[t], &shapes[k],
-                                             why, sizeof why), want);
+            assert_int_equal(sb_stat_check(sb_stat_types[t], &shapes[k],
+                                           why, sizeof why),
+                             want ? SB_OK : SB_EINVAL);
             assert_int_equal(why[0] == '\0', want);
         }
     }
@@ -178,13 +179,16 @@ static void test_registry_kinds(void **state)
     char why[128];
     sb_shape bridge = deal_shape(52, 4), hand5 = draw_shape(52, 5);
     sb_shape s52 = perm_shape(52);
-    assert_false(sb_stat_applies(&sb_stat_cycles, &hand5, why, sizeof why));
+    assert_int_equal(sb_stat_check(&sb_stat_cycles, &hand5, why, sizeof why),
+                     SB_EINVAL);
     assert_string_equal(why, "'cycles' applies to permutations, not draws");
-    assert_false(sb_stat_applies(&sb_stat_card_hand, &s52, why, sizeof why));
+    assert_int_equal(sb_stat_check(&sb_stat_card_hand, &s52, why, sizeof why),
+                     SB_EINVAL);
     assert_string_equal(why,
                         "'card-hand' applies to deals, not permutations");
-    assert_false(sb_stat_applies(&sb_stat_card_slot, &bridge, why,
-                                 sizeof why));
+    assert_int_equal(sb_stat_check(&sb_stat_card_slot, &bridge, why,
+                                 sizeof why),
+                     SB_EINVAL);
     assert_string_equal(why, "'card-slot' applies to draws, not deals");
 
     /* The defaults: for deals the card x hand table, the four
@@ -218,17 +222,21 @@ static void test_registry(void **state)
 
     char why[128];
     sb_shape s52 = perm_shape(52);
-    assert_false(sb_stat_applies(&sb_stat_permutation, &s52, why,
-                                 sizeof why));
+    assert_int_equal(sb_stat_check(&sb_stat_permutation, &s52, why,
+                                 sizeof why),
+                     SB_EINVAL);
     assert_string_equal(why, "'permutation' needs n <= 10 (n is 52)");
     sb_shape deal = { SB_KIND_DEAL, 52, 52, 4 };
-    assert_false(sb_stat_applies(&sb_stat_position, &deal, why, sizeof why));
+    assert_int_equal(sb_stat_check(&sb_stat_position, &deal, why, sizeof why),
+                     SB_EINVAL);
     assert_string_equal(why,
                         "'position' applies to permutations, not deals");
-    assert_true(sb_stat_applies(&sb_stat_position, &s52, why, sizeof why));
+    assert_int_equal(sb_stat_check(&sb_stat_position, &s52, why, sizeof why),
+                     SB_OK);
     assert_string_equal(why, "");
     sb_shape big = perm_shape(5000);
-    assert_false(sb_stat_applies(&sb_stat_position, &big, NULL, 0));
+    assert_int_equal(sb_stat_check(&sb_stat_position, &big, NULL, 0),
+                     SB_EINVAL);
 
     const sb_stat_type *out[SB_STAT_DEFAULTS_MAX];
     assert_int_equal(sb_stat_defaults(&s52, out, SB_STAT_DEFAULTS_MAX), 11);

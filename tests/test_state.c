@@ -411,6 +411,22 @@ static void damaged_files_are_refused(void **state)
     seal(copy, size);
     write_bytes(bad, copy, size);
     refused(bad, SB_EINVAL, "counts 1001 samples but its chunks hold 1000");
+    /* A statistic this program does not have (its name changed by one
+       letter, the file sealed again): not found, which is not damage. */
+    read_ok(s.path, &st);
+    const char *name = st.stats[0]->name;
+    const size_t name_len = strlen(name);
+    sb_state_free(&st);
+    const unsigned char *hit = NULL;
+    for (size_t i = 24; i + name_len <= size && !hit; i++)
+        if (memcmp(good + i, name, name_len) == 0)
+            hit = good + i;
+    assert_non_null(hit);
+    memcpy(copy, good, size);
+    copy[hit - good] = 'Q';
+    seal(copy, size);
+    write_bytes(bad, copy, size);
+    refused(bad, SB_ENOTFOUND, "which this version does not have");
     /* Missing. */
     remove(bad);
     refused(bad, SB_EIO, "cannot read");
@@ -445,6 +461,34 @@ static void different_runs_do_not_merge(void **state)
     assert_int_equal(sb_state_compatible(&a.st, &b.st, why, sizeof why),
                      SB_EINVAL);
     assert_non_null(strstr(why, "stream version"));
+    /* Every field compared is named with both values, the second run's
+       first. */
+    saver_init(&b, &f, "b");
+    b.st.shape.n = 6;
+    assert_int_equal(sb_state_compatible(&a.st, &b.st, why, sizeof why),
+                     SB_EINVAL);
+    assert_string_equal(why, "n = 6 against 5");
+    saver_init(&b, &f, "b");
+    snprintf(b.st.params, sizeof b.st.params, "k=2");
+    assert_int_equal(sb_state_compatible(&a.st, &b.st, why, sizeof why),
+                     SB_EINVAL);
+    assert_string_equal(why, "parameters 'k=2' against ''");
+    saver_init(&b, &f, "b");
+    b.st.block_samples++;
+    assert_int_equal(sb_state_compatible(&a.st, &b.st, why, sizeof why),
+                     SB_EINVAL);
+    assert_non_null(strstr(why, "block size"));
+    /* The plug-in's directory does not count, its file name does. */
+    saver_init(&a, &f, "a");
+    saver_init(&b, &f, "b");
+    snprintf(a.st.plugin, sizeof a.st.plugin, "/one/lib.so");
+    snprintf(b.st.plugin, sizeof b.st.plugin, "/two/lib.so");
+    assert_int_equal(sb_state_compatible(&a.st, &b.st, why, sizeof why),
+                     SB_OK);
+    snprintf(b.st.plugin, sizeof b.st.plugin, "/one/other.so");
+    assert_int_equal(sb_state_compatible(&a.st, &b.st, why, sizeof why),
+                     SB_EINVAL);
+    assert_string_equal(why, "plug-in '/one/other.so' against '/one/lib.so'");
 }
 
 /* The chunk sets: joining, refusing overlaps, counting samples. */

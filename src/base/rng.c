@@ -432,8 +432,6 @@ void sb_rng_close(sb_rng *r)
     free(r);
 }
 
-const char *sb_rng_name(const sb_rng *r) { return r->name; }
-
 uint32_t sb_rng_last_reseed(const sb_rng *r) { return r->last_reseed; }
 
 int sb_rng_random_access(const sb_rng *r) { return r->which == BACKEND_FAST; }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "shufflebias/rng.h"
+#include "base/draws.h"
 
 /* The name of the fast built-in generator, the default of --rng. */
 #define SB_RNG_DEFAULT "xoshiro256"
@@ -56,7 +57,6 @@ void sb_rng_close(sb_rng *rng);
    (0 before the first and for every other backend).  For tests, so that a
    sample can be remade from its seed alone. */
 uint32_t sb_rng_last_reseed(const sb_rng *rng);
-const char *sb_rng_name(const sb_rng *rng);
 /* 1 when any chunk can be asked for at any time (the fast generator). */
 int sb_rng_random_access(const sb_rng *rng);
 /* Point 'src' at the stream of chunk 'chunk'.  A sequential backend
@@ -73,8 +73,11 @@ typedef struct sb_rng_info {
 } sb_rng_info;
 extern const sb_rng_info sb_rng_builtin[];
 
-/* SplitMix64's finalizer (Steele, Lea and Flood 2014): a bijection of
-   64-bit words with good avalanche, used to derive seeds. */
+/* SplitMix64's output for the state 'x' (Steele, Lea and Flood, "Fast
+   splittable pseudorandom number generators", OOPSLA 2014): the state
+   stepped by the golden-ratio constant, then the finalizer; a bijection of
+   64-bit words with good avalanche, used to derive seeds and hash keys.
+   The project's one copy of these constants. */
 uint64_t sb_mix64(uint64_t x);
 
 #endif /* SB_BASE_RNG_H */

@@ -56,15 +56,13 @@
 /* Seconds a measurement aims at: long enough for the setup of a run
    (allocation, seeding, the finalize of a 1000 x 1000 table) to vanish. */
 #define ROW_SECONDS 0.2
-/* The battery rows are the long runs the thread speed-up is read from:
-   about 2.4 x 10^7 decks (some 370 chunks) at two million decks a
-   second.  A run pays about 0.2 s once, whatever its length: each thread
-   looks up its first 2^21 decks in its own table of repeated decks,
-   which it grows to 84 MB, and one thread merges the tables and
-   finalizes at the end.  In runs of 4 s or less that brought two
-   threads to 1.7x; runs of 12 s measure 1.9x, close to the 1.97x of a
-   run of 10^8 decks, the length the tool is for.  (The 2-thread row times
-   the same decks, in about half the time.) */
+/* The battery rows are the long runs the thread speed-up is read from.
+   A run pays a cost once, whatever its length: each thread looks up its
+   first 2^21 decks in its own table of repeated decks, which it grows to
+   84 MB, and one thread merges the tables and finalizes at the end.
+   Short runs understate the speed-up of the long runs the tool is for;
+   runs of this length come close to it (the figures: docs/speed.md, "How
+   it is measured").  The 2-thread row times the same decks. */
 #define BATTERY_SECONDS 12.0
 /* A calibration step long enough to be timed well. */
 #define CALIBRATE_FRACTION 0.1
@@ -82,15 +80,13 @@
 #define SKIPPED_MAX 32u
 #define BATTERY_THREADS 2u
 
-/* The speed targets: fisher-yates bare and with the position statistic
-   against GSL's loop, and the battery's speed-up on two threads and its
-   rate per core. */
+/* The speed targets (docs/speed.md, "The targets"). */
 #define TARGET_BARE_RATIO (1.0 / 12.0)
 #define TARGET_POSITION_RATIO (1.0 / 6.0)
 #define TARGET_SPEEDUP 1.8
 #define TARGET_PER_CORE 1e6
-/* Checking every sample of a plug-in costs under 5% of
-   fisher-yates + position at 52 cards. */
+/* Checking every sample of a plug-in costs under 5% of fisher-yates +
+   position at 52 cards. */
 #define TARGET_CHECK_COST 0.05
 
 /* The deck sizes of the sampling rows. */
@@ -315,7 +311,7 @@ static void add_alg_rows(bench *b, const sb_shuffle_type *t, size_t n,
     add_row(b, ROW_BARE, t, &args, 1, gsl);
     sb_shape shape;
     sb_shuffle_shape(t, &args, &shape);
-    if (sb_stat_applies(&sb_stat_position, &shape, why, sizeof why)) {
+    if (sb_stat_check(&sb_stat_position, &shape, why, sizeof why) == SB_OK) {
         bench_row *r = add_row(b, ROW_POSITION, t, &args, 1, gsl);
         r->stats[0] = &sb_stat_position;
         r->n_stats = 1;
@@ -518,8 +514,8 @@ static void show(const bench *b, const char *what, const bench_row *r)
 }
 
 /* Decks per measurement for one row.  A run costs about a + b * count:
-   a fixed part (allocation, seeding, the finalize: some 50 ms for the
-   1000 x 1000 position table) and b per deck.  Both are read off two
+   a fixed part (allocation, seeding, the finalize: large for the 1000 x
+   1000 position table, docs/speed.md) and b per deck.  Both are read off two
    runs, 'count' and 8 * 'count', grown eightfold until the longer lasts a
    tenth of the aim (at most MEASURE_MAX / 2) and twice the shorter; the
    measurement then lasts the aim, or longer where needed for the fixed

@@ -399,7 +399,7 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
                          valid);
             return -1;
         }
-        if (!sb_stat_applies(t, shape, why, sizeof why)) {
+        if (sb_stat_check(t, shape, why, sizeof why) != SB_OK) {
             sb_cli_error("%s", why);
             return -1;
         }

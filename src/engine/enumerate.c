@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "algorithms/registry.h"
+#include "base/draws.h"
 #include "shufflebias/status.h"
 #include "sources/plugin.h"
 #include "engine/budget.h"

@@ -670,7 +670,7 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->go, NULL);
     for (size_t i = 0; i < cfg->n_stats; i++)
-        if (!sb_stat_applies(cfg->stats[i], shape, err, len))
+        if (sb_stat_check(cfg->stats[i], shape, err, len) != SB_OK)
             return SB_EINVAL;
     unsigned threads = cfg->threads ? cfg->threads : 1;
     if (!cfg->feed) {

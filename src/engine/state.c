@@ -315,7 +315,10 @@ static int slurp(const char *path, unsigned char **data, size_t *size,
     return SB_OK;
 }
 
-/* The fields after the header; 0, or -1 with the reason. */
+/* The fields after the header: SB_OK; or, with the reason in 'err',
+   SB_ENOTFOUND (a statistic this program does not have), SB_ENOMEM, or
+   SB_EINVAL (anything else wrong with them).  The status is decided
+   where the reason is written, so the two cannot disagree. */
 static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
 {
     get_str(b, st->algorithm, sizeof st->algorithm);
@@ -344,7 +347,7 @@ static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
         || stage > escalations || parts > SB_DECK_MAX || part > parts
         || st->samples < 1 || st->samples > (UINT64_C(1) << 62)) {
         snprintf(err, len, "its run description is damaged");
-        return -1;
+        return SB_EINVAL;
     }
     st->shape.kind = (sb_kind)kind;
     st->shape.hands = (unsigned)hands;
@@ -364,7 +367,7 @@ static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
         const sb_stat_type *t = worst[0] ? sb_stat_find(worst) : NULL;
         if (b->bad || verdict > SB_VERDICT_NA || (worst[0] && !t)) {
             snprintf(err, len, "its record of earlier stages is damaged");
-            return -1;
+            return SB_EINVAL;
         }
         s->verdict = (sb_verdict)verdict;
         s->worst = t ? t->name : NULL;
@@ -382,7 +385,7 @@ static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
                       : st->part_first != 0 || st->part_end != 0)) {
         snprintf(err, len, "its stage or part does not fit its seed and "
                  "samples");
-        return -1;
+        return SB_EINVAL;
     }
     sb_run_counts *c = &st->counts;
     c->done = get_u64(b);
@@ -394,7 +397,7 @@ static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
     const uint64_t ranges = get_u64(b);
     if (b->bad || ranges > (b->len - b->at) / 16) {
         snprintf(err, len, "its list of chunks is damaged");
-        return -1;
+        return SB_EINVAL;
     }
     /* Written sorted, apart from one another: read as such, each range
        after the last one. */
@@ -404,7 +407,7 @@ static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
             || (k > 0 && lo <= last)
             || sb_chunks_add(&c->chunks, lo, hi) != SB_OK) {
             snprintf(err, len, "its list of chunks is damaged");
-            return -1;
+            return SB_EINVAL;
         }
         last = hi;
     }
@@ -413,17 +416,17 @@ static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
                  (unsigned long long)c->done,
                  (unsigned long long)sb_chunks_samples(&c->chunks,
                                                        st->stage_samples));
-        return -1;
+        return SB_EINVAL;
     }
     const uint64_t n_stats = get_u64(b);
     if (b->bad || n_stats < 1 || n_stats > SB_STATE_STATS_MAX) {
         snprintf(err, len, "its list of statistics is damaged");
-        return -1;
+        return SB_EINVAL;
     }
     c->acc = calloc((size_t)n_stats, sizeof *c->acc);
     if (!c->acc) {
         snprintf(err, len, "out of memory");
-        return -1;
+        return SB_ENOMEM;
     }
     st->n_stats = (size_t)n_stats;
     for (size_t i = 0; i < st->n_stats; i++) {
@@ -432,24 +435,24 @@ static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
         const uint64_t count = get_u64(b);
         if (b->bad || count > (b->len - b->at) / 8) {
             snprintf(err, len, "its counts are cut short");
-            return -1;
+            return SB_EINVAL;
         }
         const sb_stat_type *t = sb_stat_find(name);
         if (!t) {
             snprintf(err, len, "it holds the statistic '%s', which this "
                      "version does not have", name);
-            return -1;
+            return SB_ENOTFOUND;
         }
         for (size_t k = 0; k < i; k++)
             if (st->stats[k] == t) {
                 snprintf(err, len, "it holds the statistic '%s' twice", name);
-                return -1;
+                return SB_EINVAL;
             }
         st->stats[i] = t;
         uint64_t *words = malloc(count ? (size_t)count * 8 : 1);
         if (!words) {
             snprintf(err, len, "out of memory");
-            return -1;
+            return SB_ENOMEM;
         }
         for (uint64_t k = 0; k < count; k++)
             words[k] = get_u64(b);
@@ -461,14 +464,14 @@ static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
             snprintf(err, len, "the counts of '%s' are damaged or do not "
                      "fit %s samples of %zu cards", name,
                      sb_kind_str(st->shape.kind), st->shape.n);
-            return -1;
+            return SB_EINVAL;
         }
     }
     if (b->at != b->len) {
         snprintf(err, len, "it has data after its counts");
-        return -1;
+        return SB_EINVAL;
     }
-    return 0;
+    return SB_OK;
 }
 
 int sb_state_read(const char *path, sb_state *st, char *err, size_t len)
@@ -480,6 +483,7 @@ int sb_state_read(const char *path, sb_state *st, char *err, size_t len)
     if (rc != SB_OK)
         return rc;
     char why[400] = "";
+    int status = SB_EINVAL;     /* of a reason written into 'why' */
     in_buf head = { data, size, 0, 0 };
     if (size < HEADER_BYTES || memcmp(data, magic, sizeof magic) != 0) {
         snprintf(why, sizeof why, "not a shufflebias state file");
@@ -512,7 +516,8 @@ int sb_state_read(const char *path, sb_state *st, char *err, size_t len)
             else {
                 in_buf b = { data + HEADER_BYTES, (size_t)payload, 0, 0 };
                 char inner[300];
-                if (get_payload(&b, st, inner, sizeof inner) != 0)
+                status = get_payload(&b, st, inner, sizeof inner);
+                if (status != SB_OK)
                     snprintf(why, sizeof why, "%s", inner);
             }
         }
@@ -521,28 +526,39 @@ int sb_state_read(const char *path, sb_state *st, char *err, size_t len)
     if (why[0]) {
         snprintf(err, len, "state file '%s': %s", path, why);
         sb_state_free(st);
-        return strstr(why, "does not have") ? SB_ENOTFOUND : SB_EINVAL;
+        return status;
     }
     return SB_OK;
 }
 
 /* ---- comparing ------------------------------------------------------- */
 
+/* Whether the field 'what' differs between the two runs; if so, says how
+   in 'why' (the second run's value first, as merge reports it). */
+static int differ_str(const char *what, const char *a, const char *b,
+                      char *why, size_t len)
+{
+    if (strcmp(a, b) == 0)
+        return 0;
+    snprintf(why, len, "%s '%s' against '%s'", what, b, a);
+    return 1;
+}
+
+static int differ_num(const char *what, uint64_t a, uint64_t b, char *why,
+                      size_t len)
+{
+    if (a == b)
+        return 0;
+    snprintf(why, len, "%s %llu against %llu", what, (unsigned long long)b,
+             (unsigned long long)a);
+    return 1;
+}
+
 int sb_state_compatible(const sb_state *a, const sb_state *b, char *why,
                         size_t len)
 {
-#define DIFFER_STR(field, what) \
-    if (strcmp(a->field, b->field) != 0) { \
-        snprintf(why, len, what " '%s' against '%s'", b->field, a->field); \
-        return SB_EINVAL; \
-    }
-#define DIFFER_NUM(field, what) \
-    if (a->field != b->field) { \
-        snprintf(why, len, what " %llu against %llu", \
-                 (unsigned long long)b->field, (unsigned long long)a->field); \
-        return SB_EINVAL; \
-    }
-    DIFFER_STR(algorithm, "algorithm")
+    if (differ_str("algorithm", a->algorithm, b->algorithm, why, len))
+        return SB_EINVAL;
     /* A plug-in's path may differ from machine to machine; its file name
        may not. */
     const char *pa = strrchr(a->plugin, '/'), *pb = strrchr(b->plugin, '/');
@@ -554,17 +570,20 @@ int sb_state_compatible(const sb_state *a, const sb_state *b, char *why,
                  a->plugin[0] ? a->plugin : "(built-in)");
         return SB_EINVAL;
     }
-    DIFFER_STR(params, "parameters")
-    DIFFER_STR(rng, "randomness source")
-    DIFFER_NUM(shape.n, "n =")
-    DIFFER_NUM(shape.kind, "sample kind")
-    DIFFER_NUM(shape.len, "sample length")
-    DIFFER_NUM(shape.hands, "hands")
-    DIFFER_NUM(stream_version, "stream version")
-    DIFFER_NUM(chunk_samples, "chunk size")
-    DIFFER_NUM(block_samples, "block size")
-#undef DIFFER_STR
-#undef DIFFER_NUM
+    if (differ_str("parameters", a->params, b->params, why, len)
+        || differ_str("randomness source", a->rng, b->rng, why, len)
+        || differ_num("n =", a->shape.n, b->shape.n, why, len)
+        || differ_num("sample kind", (uint64_t)a->shape.kind,
+                      (uint64_t)b->shape.kind, why, len)
+        || differ_num("sample length", a->shape.len, b->shape.len, why, len)
+        || differ_num("hands", a->shape.hands, b->shape.hands, why, len)
+        || differ_num("stream version", a->stream_version,
+                      b->stream_version, why, len)
+        || differ_num("chunk size", a->chunk_samples, b->chunk_samples, why,
+                      len)
+        || differ_num("block size", a->block_samples, b->block_samples, why,
+                      len))
+        return SB_EINVAL;
     char ta[1024], tb[1024];
     sb_state_tests(a, ta, sizeof ta);
     sb_state_tests(b, tb, sizeof tb);
