@@ -16,7 +16,10 @@ The build is installed into a temporary prefix, and then:
    expected, and on exit codes 2 and 3 whatever was expected.
 
     test_install.py --build DIR --source DIR --version X.Y.Z --cmake CMAKE
-        --ctest CTEST --cc CC
+        --ctest CTEST --cc CC [--cflags FLAGS]
+
+--cflags: what a program built against a library of this build needs as
+well (the sanitizers' flags, with SB_SANITIZE).
 """
 import argparse
 import os
@@ -112,7 +115,10 @@ class Installed(unittest.TestCase):
         src = example_copy("with-pkg-config")
         env = dict(os.environ, CC=ARGS.cc,
                    PKG_CONFIG_PATH=os.path.join(PREFIX, "lib", "pkgconfig"))
-        out = must(["make", "check"], cwd=src, env=env)
+        make = ["make", "check"]
+        if ARGS.cflags:
+            make.append("CFLAGS=-O1 -Wall -Wextra " + ARGS.cflags)
+        out = must(make, cwd=src, env=env)
         self.assertIn("[  PASSED  ] 5 test(s).", out)
         self.assertIn("my-fair-shuffle: pass", out)
         self.assertIn("my-swap-any: fail", out)
@@ -124,7 +130,8 @@ class Installed(unittest.TestCase):
         src = example_copy("with-cmake")
         build = os.path.join(src, "build")
         must([ARGS.cmake, "-S", src, "-B", build, "-DCMAKE_C_COMPILER=" +
-              ARGS.cc, "-DCMAKE_PREFIX_PATH=" + PREFIX])
+              ARGS.cc, "-DCMAKE_PREFIX_PATH=" + PREFIX,
+              "-DCMAKE_C_FLAGS=" + ARGS.cflags])
         must([ARGS.cmake, "--build", build])
         out = must([ARGS.ctest, "--test-dir", build, "-V"])
         self.assertIn("100% tests passed, 0 tests failed out of 4", out)
@@ -180,8 +187,11 @@ def main():
     p.add_argument("--cmake", required=True)
     p.add_argument("--ctest", required=True)
     p.add_argument("--cc", required=True)
+    p.add_argument("--cflags", default="")
     ARGS, rest = p.parse_known_args()
-    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+    # An option CMake left out is an empty word.
+    unittest.main(argv=[sys.argv[0]] + [a for a in rest if a],
+                  verbosity=2)
 
 
 if __name__ == "__main__":
