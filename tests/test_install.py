@@ -9,7 +9,8 @@ The build is installed into a temporary prefix, and then:
 2. the shared library exports its public API and the draws plug-ins call,
    and nothing of its inside (sb_run, sb_enumerate, ...);
 3. examples/unit-test builds against the prefix through pkg-config (its
-   Makefile) and through find_package (its CMakeLists.txt), and its tests
+   Makefile, with the shared library and with the static one) and through
+   find_package (its CMakeLists.txt), and its tests
    run and pass: the fair shuffle passes, the broken one is seen to fail,
    and shufflebias_add_test's tests pass on the verdicts expected;
 4. shufflebias_add_test's tests fail when the verdict is not the one
@@ -125,6 +126,23 @@ class Installed(unittest.TestCase):
         self.assertIn("my-swap-any, every path at 4 cards: biased", out)
         self.assertIn("libshufflebias %s (built against %s)"
                       % (ARGS.version, ARGS.version), out)
+        dyn = must(["readelf", "-d", os.path.join(src, "test_my_shuffles")])
+        self.assertIn("Shared library: [libshufflebias.so.%s]"
+                      % ARGS.version.split(".")[0], dyn)
+
+    def test_pkg_config_static_build(self):
+        src = example_copy("with-pkg-config-static")
+        env = dict(os.environ, CC=ARGS.cc,
+                   PKG_CONFIG_PATH=os.path.join(PREFIX, "lib", "pkgconfig"))
+        make = ["make", "check-static"]
+        if ARGS.cflags:
+            make.append("CFLAGS=-O1 -Wall -Wextra " + ARGS.cflags)
+        out = must(make, cwd=src, env=env)
+        self.assertIn("[  PASSED  ] 5 test(s).", out)
+        self.assertIn("my-swap-any: fail", out)
+        dyn = must(["readelf", "-d", os.path.join(src,
+                                                  "test_my_shuffles_static")])
+        self.assertNotIn("libshufflebias", dyn)
 
     def test_find_package_build(self):
         src = example_copy("with-cmake")
