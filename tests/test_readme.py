@@ -33,11 +33,6 @@ CLI = None
 README = None
 DOCS = None
 
-# Pages the README links to that are written alongside this change and
-# may not be in the tree yet; a link to one is checked once it exists.
-NOT_YET = {"docs/library.md", "docs/architecture.md", "examples/unit-test"}
-
-
 def sessions(text):
     """[command, expected lines, exit code or None] from a page."""
     out = []
@@ -147,8 +142,6 @@ class Links(unittest.TestCase):
                 name = os.path.relpath(full, root)
                 with self.subTest(page=os.path.relpath(page, root),
                                   link=target):
-                    if name in NOT_YET and not os.path.exists(full):
-                        continue
                     self.assertTrue(os.path.exists(full), name)
                     if anchor:
                         self.assertTrue(full.endswith(".md"), target)

@@ -9,5 +9,6 @@
 #include "stat.h"
 #include "report.h"
 #include "exact.h"
+#include "session.h"
 
 #endif /* SB_SHUFFLEBIAS_H */

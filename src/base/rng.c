@@ -37,19 +37,20 @@
 #include <string.h>
 #include <gsl/gsl_rng.h>
 
+#include "shufflebias/export.h"
 #include "shufflebias/status.h"
 
 /* ---- exported draws (the plug-in ABI) ---------------------------------- */
 
-uint64_t sb_draw_below(sb_src *src, uint64_t n) { return sb_inline_below(src, n); }
-uint64_t sb_draw_bits(sb_src *src, unsigned k) { return sb_inline_bits(src, k); }
-size_t sb_draw_weighted(sb_src *src, const uint64_t *w, size_t m)
+SB_API uint64_t sb_draw_below(sb_src *src, uint64_t n) { return sb_inline_below(src, n); }
+SB_API uint64_t sb_draw_bits(sb_src *src, unsigned k) { return sb_inline_bits(src, k); }
+SB_API size_t sb_draw_weighted(sb_src *src, const uint64_t *w, size_t m)
 {
     return sb_inline_weighted(src, w, m);
 }
-double sb_draw_unit(sb_src *src) { return sb_inline_unit(src); }
+SB_API double sb_draw_unit(sb_src *src) { return sb_inline_unit(src); }
 
-uint64_t sb_draw_rand_mod(sb_src *src, unsigned bits, uint64_t k)
+SB_API uint64_t sb_draw_rand_mod(sb_src *src, unsigned bits, uint64_t k)
 {
     /* A plug-in's arguments are not trusted: a 'bits' of 64 or more
        would shift past the word when the weights are made, and a k of 0
@@ -71,13 +72,13 @@ uint64_t sb_draw_rand_mod(sb_src *src, unsigned bits, uint64_t k)
         w[r] = sb_rand_mod_weight(bits, k, r);
     return sb_inline_weighted(src, w, (size_t)k);
 }
-void sb_draw_below_falling(sb_src *src, uint64_t hi, uint64_t count,
-                           sb_falling_fn *step, sb_falling_fn *undo,
-                           void *ctx)
+SB_API void sb_draw_below_falling(sb_src *src, uint64_t hi,
+                                  uint64_t count, sb_falling_fn *step,
+                                  sb_falling_fn *undo, void *ctx)
 {
     sb_inline_below_falling(src, hi, count, step, undo, ctx);
 }
-int sb_src_error(const sb_src *src) { return src->error; }
+SB_API int sb_src_error(const sb_src *src) { return src->error; }
 
 /* ---- the fast generator ------------------------------------------------ */
 
@@ -291,7 +292,7 @@ static const sb_src_ops reseed_ops = {
     reseed_below, reseed_bits, reseed_weighted, reseed_unit, reseed_begin
 };
 
-void *sb_src_gsl_rng(sb_src *src)
+SB_API void *sb_src_gsl_rng(sb_src *src)
 {
     if (src->ops == &reseed_ops)
         return ((sb_rng *)src->impl)->inner->gsl;

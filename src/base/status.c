@@ -1,9 +1,10 @@
 /* status.c - descriptions of the status codes in status.h, and the
    version of the library (version.h). */
+#include "shufflebias/export.h"
 #include "shufflebias/status.h"
 #include "shufflebias/version.h"
 
-const char *sb_status_str(int status)
+SB_API const char *sb_status_str(int status)
 {
     switch (status) {
     case SB_OK: return "success";
@@ -18,7 +19,7 @@ const char *sb_status_str(int status)
     return "unknown status";
 }
 
-const char *sb_version(void)
+SB_API const char *sb_version(void)
 {
     return SB_VERSION_STRING;
 }

@@ -16,6 +16,7 @@
 #include "shufflebias/shuffle.h"
 #include "shufflebias/stat.h"
 #include "engine/outfile.h"
+#include "engine/session.h"
 
 /* Exit codes (DESIGN.md). */
 enum {
@@ -120,19 +121,10 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
 struct sb_run_config;
 struct sb_report;
 struct sb_state;
-/* Saving and resuming a run (--state, --resume, --part), for sb_cli_run. */
-typedef struct sb_cli_keep {
-    const char *path;         /* save the state here, NULL: nowhere */
-    struct sb_state *resume;  /* go on from this state, NULL: from the
-                                 start */
-    unsigned part, parts;     /* only part 'part' (1-based) of 'parts' of
-                                 the run's chunks; 0 for a whole run */
-    int save_failed;          /* set by sb_cli_run: the last save of the
-                                 state failed (it said why) */
-    char save_error[640];     /* why, when save_failed */
-} sb_cli_keep;
-/* Seconds between two saves of a state file. */
-#define SB_CLI_SAVE_SECONDS 60.0
+/* Saving and resuming a run (--state, --resume, --part), for sb_cli_run
+   (src/engine/session.h): save_failed set when the last save of the
+   state failed (sb_cli_run said why). */
+typedef sb_run_keep sb_cli_keep;
 int sb_cli_run(struct sb_run_config *cfg, const char *tests, int quiet,
                unsigned escalations, sb_cli_keep *keep,
                struct sb_report *rep);

@@ -22,6 +22,7 @@
 #include "sources/external.h"
 #include "sources/plugin.h"
 #include "engine/runner.h"
+#include "engine/session.h"
 #include "sources/sample_check.h"
 #include "engine/state.h"
 #include "stats/registry.h"
@@ -423,135 +424,31 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
 
 #define RUN_STATS_MAX 32
 
-/* What a stage of 'shufflebias test' needs: the configuration, whose seed
-   and samples each stage sets, the progress line it relabels, and the
-   state it saves. */
-typedef struct cli_stage_ctx {
-    sb_run_config *cfg;
+/* The progress line of a run, relabelled for each later stage. */
+typedef struct cli_session {
     sb_cli_progress *progress;
-    unsigned escalations;
+    const char *name;          /* the algorithm's, NULL for a program */
     char label[96];
-    sb_cli_keep *keep;
-    sb_state *save;            /* what the state files say, counts aside */
-    const sb_stage *stages;    /* the stages finished, as sb_escalate_from
-                                  fills them */
-} cli_stage_ctx;
+} cli_session;
 
-/* The checkpoint of a run with --state: write the counts so far.  A
-   failure is said once and the run goes on: its report is still worth
-   having, and the next save may succeed. */
-static int cli_save(void *ctx, const sb_run_counts *counts)
+static void cli_stage(void *ctx, unsigned stage, unsigned escalations)
 {
-    cli_stage_ctx *c = ctx;
-    c->save->counts = *counts;
-    char err[512];
-    int rc = sb_state_write(c->keep->path, c->save, err, sizeof err);
-    memset(&c->save->counts, 0, sizeof c->save->counts);
-    if (rc != SB_OK && !c->keep->save_failed) {
-        sb_cli_progress_end(c->progress);
-        sb_cli_error("%s; the run goes on", err);
-    }
-    c->keep->save_failed = rc != SB_OK;
-    if (rc != SB_OK)
-        snprintf(c->keep->save_error, sizeof c->keep->save_error, "%s", err);
-    return SB_OK;
-}
-
-static int cli_stage(void *ctx, unsigned stage, uint64_t seed,
-                     uint64_t samples, sb_report *rep, char *err, size_t len)
-{
-    cli_stage_ctx *c = ctx;
-    sb_run_config *cfg = c->cfg;
-    cfg->seed = seed;
-    cfg->samples = samples;
-    if (stage > 0) {
+    cli_session *c = ctx;
+    if (c->name)
         snprintf(c->label, sizeof c->label, "%s, suspect: escalation %u of "
-                 "%u", cfg->alg->name, stage, c->escalations);
-        sb_cli_progress_relabel(c->progress, c->label);
-    }
-    const sb_cli_keep *keep = c->keep;
-    cfg->resume = keep->resume && keep->resume->stage == stage
-                ? &keep->resume->counts : NULL;
-    if (keep->parts) {
-        const uint64_t chunks = sb_chunk_count(samples);
-        cfg->first_chunk = chunks * (keep->part - 1) / keep->parts;
-        cfg->end_chunk = chunks * keep->part / keep->parts;
-        if (cfg->end_chunk == cfg->first_chunk) {
-            snprintf(err, len, "part %u of %u holds no chunk: %llu samples "
-                     "make %llu chunks of %u", keep->part, keep->parts,
-                     (unsigned long long)samples,
-                     (unsigned long long)chunks, SB_CHUNK_SAMPLES);
-            return SB_EINVAL;
-        }
-    }
-    if (keep->path) {
-        sb_state *st = c->save;
-        st->stage = stage;
-        memcpy(st->prior, c->stages, stage * sizeof st->prior[0]);
-        st->stage_seed = seed;
-        st->stage_samples = samples;
-        st->part_first = cfg->first_chunk;
-        st->part_end = cfg->end_chunk;
-        cfg->checkpoint = cli_save;
-        cfg->checkpoint_ctx = c;
-        cfg->checkpoint_seconds = SB_CLI_SAVE_SECONDS;
-    }
-    return sb_run(cfg, rep, err, len);
+                 "%u", c->name, stage, escalations);
+    else
+        snprintf(c->label, sizeof c->label, "suspect: escalation %u of %u",
+                 stage, escalations);
+    sb_cli_progress_relabel(c->progress, c->label);
 }
 
-/* What a stage of a program's or a file's run needs. */
-typedef struct cli_external_ctx {
-    sb_external_spec spec;         /* the shape settled by stage 0 */
-    sb_external *first;            /* stage 0's, opened to learn the shape */
-    const sb_stat_type *const *stats;
-    size_t n_stats;
-    sb_cli_progress *progress;
-    unsigned escalations;
-    char label[96];
-    sb_input_info *info;
-    int input_error;
-} cli_external_ctx;
-
-static int cli_external_stage(void *ctx, unsigned stage, uint64_t seed,
-                              uint64_t samples, sb_report *rep, char *err,
-                              size_t len)
+/* A state that could not be saved is said once; the run goes on. */
+static void cli_save_failed(void *ctx, const char *err)
 {
-    cli_external_ctx *c = ctx;
-    sb_external *x = c->first;
-    c->first = NULL;
-    if (!x) {
-        snprintf(c->label, sizeof c->label, "suspect: escalation %u of %u",
-                 stage, c->escalations);
-        sb_cli_progress_relabel(c->progress, c->label);
-        int rc = sb_external_open(&x, &c->spec, seed, samples, err, len);
-        if (rc != SB_OK)
-            return rc;
-    }
-    sb_run_config cfg = {
-        .feed = sb_external_feed(x),
-        .samples = samples,
-        .seed = seed,
-        .stats = c->stats,
-        .n_stats = c->n_stats,
-        .stop = c->spec.input.stop,
-        .progress = sb_cli_progress_update,
-        .progress_ctx = c->progress,
-        .memory = c->spec.memory,
-    };
-    int rc = sb_run(&cfg, rep, err, len);
-    if (rc != SB_OK) {
-        const sb_report none = { 0 };
-        sb_external_close(x, &none, c->info);
-        return rc;
-    }
-    c->input_error = sb_external_close(x, rep, c->info);
-    rep->run.input = c->info;
-    /* Fewer samples than asked for, with nothing wrong and no interrupt:
-       the program wrote what it was asked for and some were skipped as
-       bad (--skip-invalid).  The run is whole. */
-    if (!c->input_error && !*c->spec.input.stop)
-        rep->run.partial = 0;
-    return SB_OK;
+    cli_session *c = ctx;
+    sb_cli_progress_end(c->progress);
+    sb_cli_error("%s; the run goes on", err);
 }
 
 int sb_cli_run_external(const sb_external_spec *spec, uint64_t seed,
@@ -559,42 +456,36 @@ int sb_cli_run_external(const sb_external_spec *spec, uint64_t seed,
                         unsigned escalations, sb_report *rep,
                         sb_input_info *info, int *input_error)
 {
-    cli_external_ctx ctx = { .spec = *spec, .escalations = escalations,
-                             .info = info };
     const char *what = spec->command ? spec->command : spec->path;
     char err[512];
-    int rc = sb_external_open(&ctx.first, spec, seed, samples, err,
-                              sizeof err);
+    sb_external *first;
+    int rc = sb_external_open(&first, spec, seed, samples, err, sizeof err);
     if (rc != SB_OK) {
         sb_cli_error("%s: %s", spec->command ? "--exec" : "--input", err);
         return rc == SB_EINTR ? 1 : -1;
     }
-    const sb_feed *feed = sb_external_feed(ctx.first);
-    ctx.spec.input.shape = feed->shape;
+    const sb_feed *feed = sb_external_feed(first);
     const sb_stat_type *stats[RUN_STATS_MAX];
-    if (sb_cli_stats(tests, &feed->shape, stats, RUN_STATS_MAX,
-                     &ctx.n_stats) != 0) {
+    size_t n_stats;
+    if (sb_cli_stats(tests, &feed->shape, stats, RUN_STATS_MAX, &n_stats)
+        != 0) {
         const sb_report none = { 0 };
-        sb_external_close(ctx.first, &none, info);
+        sb_external_close(first, &none, info);
         return -1;
     }
-    ctx.stats = stats;
     sb_cli_progress progress;
     sb_cli_progress_init(&progress, quiet, what);
-    ctx.progress = &progress;
-    rc = sb_escalate(cli_external_stage, &ctx, seed, samples, escalations,
-                     rep, err, sizeof err);
+    cli_session session = { .progress = &progress };
+    const sb_run_hooks hooks = { .stage = cli_stage, .ctx = &session };
+    rc = sb_run_session_external(first, spec, stats, n_stats, seed, samples,
+                                 escalations, sb_cli_progress_update,
+                                 &progress, &hooks, rep, info, input_error,
+                                 err, sizeof err);
     sb_cli_progress_end(&progress);
-    if (ctx.first) {
-        const sb_report none = { 0 };
-        sb_external_close(ctx.first, &none, info);
-    }
     if (rc != SB_OK) {
         sb_cli_error("%s: %s", spec->command ? "--exec" : "--input", err);
         return -1;
     }
-    /* sb_escalate copied the last stage's report, pointer included. */
-    *input_error = ctx.input_error;
     return 0;
 }
 
@@ -617,71 +508,31 @@ int sb_cli_run(sb_run_config *cfg, const char *tests, int quiet,
                unsigned escalations, sb_cli_keep *keep,
                sb_report *rep)
 {
-    sb_cli_keep none = { 0 };
-    const sb_shuffle_type *t = cfg->alg;
-    char why[256];
-    if (sb_shuffle_check(t, &cfg->args, why, sizeof why) != SB_OK) {
-        sb_cli_error("%s", why);
-        return -1;
-    }
+    char err[512];
     sb_shape shape;
-    sb_shuffle_shape(t, &cfg->args, &shape);
-    /* A plug-in may declare a shape no sample can have (no hands, a
-       sample_len of 0): said before a statistic is fitted to it. */
-    if (sb_shape_check(&shape, why, sizeof why) != SB_OK) {
-        if (cfg->plugin)
-            sb_cli_error("plug-in '%s': shuffle '%s' %s", cfg->plugin,
-                         t->name, why);
-        else
-            sb_cli_error("'%s' %s", t->name, why);
+    if (sb_run_shape(cfg, &shape, err, sizeof err) != SB_OK) {
+        sb_cli_error("%s", err);
         return -1;
     }
     const sb_stat_type *stats[RUN_STATS_MAX];
-    if (sb_cli_stats(tests, &shape, stats, RUN_STATS_MAX, &cfg->n_stats) != 0)
+    size_t n_stats;
+    if (sb_cli_stats(tests, &shape, stats, RUN_STATS_MAX, &n_stats) != 0)
         return -1;
-    if (cfg->n_stats > SB_STATE_STATS_MAX) {
-        sb_cli_error("at most %u statistics in a run", SB_STATE_STATS_MAX);
-        return -1;
-    }
-    cfg->stats = stats;
     sb_cli_progress progress;
-    sb_cli_progress_init(&progress, quiet, t->name);
+    sb_cli_progress_init(&progress, quiet, cfg->alg->name);
     cfg->progress = sb_cli_progress_update;
     cfg->progress_ctx = &progress;
-    char err[512];
-    const uint64_t seed = cfg->seed, samples = cfg->samples;
-    if (!keep)
-        keep = &none;
-    sb_state save;
-    sb_state_describe(&save, cfg, &shape);
-    save.escalations = escalations;
-    save.part = keep->part;
-    save.parts = keep->parts;
-    sb_stage stages[SB_STAGES_MAX];
-    size_t n_prior = 0;
-    if (keep->resume) {
-        n_prior = keep->resume->stage;
-        memcpy(stages, keep->resume->prior, n_prior * sizeof stages[0]);
-    }
-    cli_stage_ctx ctx = { .cfg = cfg, .progress = &progress,
-                          .escalations = escalations, .keep = keep,
-                          .save = &save, .stages = stages };
-    int rc = sb_escalate_from(cli_stage, &ctx, seed, samples, escalations,
-                              stages, n_prior, rep, err, sizeof err);
-    cfg->seed = seed;
-    cfg->samples = samples;
+    cli_session session = { .progress = &progress, .name = cfg->alg->name };
+    const sb_run_hooks hooks = { .stage = cli_stage,
+                                 .save_failed = cli_save_failed,
+                                 .ctx = &session };
+    int rc = sb_run_session(cfg, stats, n_stats, escalations, keep, &hooks,
+                            rep, err, sizeof err);
     sb_cli_progress_end(&progress);
-    cfg->stats = NULL;
     cfg->progress = NULL;
     cfg->progress_ctx = NULL;
-    cfg->resume = NULL;
-    cfg->checkpoint = NULL;
     if (rc != SB_OK) {
-        /* A plug-in's errors name it, its path and the sample already. */
-        if (cfg->plugin)
-            sb_cli_error("%s", err);
-        else
-            sb_cli_error("%s: %s", t->name, err);
+        sb_cli_error("%s", err);
         return -1;
     }
     return 0;
