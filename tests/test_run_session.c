@@ -53,7 +53,8 @@ static void naive_swap(sb_run_config *cfg, const sb_stat_type **stats,
     sb_shape shape;
     char err[256];
     assert_int_equal(sb_run_shape(cfg, &shape, err, sizeof err), SB_OK);
-    assert_int_equal(sb_run_stats("position,fixed-points,cycles", &shape,
+    assert_int_equal(sb_run_stats("position,fixed-points,cycles", "--tests",
+                                  &shape,
                                   stats, 8, n_stats, err, sizeof err),
                      SB_OK);
     assert_int_equal(*n_stats, 3);
@@ -139,24 +140,29 @@ static void statistics_by_name(void **state)
     const sb_stat_type *stats[4];
     size_t n;
     char err[2048];
-    assert_int_equal(sb_run_stats("position,cycles", &shape, stats, 4, &n,
+    assert_int_equal(sb_run_stats("position,cycles", "--tests",
+                                  &shape, stats, 4, &n,
                                   err, sizeof err), SB_OK);
     assert_int_equal(n, 2);
-    assert_int_equal(sb_run_stats(NULL, &shape, stats, 4, &n, err,
+    assert_int_equal(sb_run_stats(NULL, "--tests", &shape, stats, 4, &n, err,
                                   sizeof err), SB_OK);
     assert_true(n > 0);
-    assert_int_equal(sb_run_stats("positon", &shape, stats, 4, &n, err,
+    assert_int_equal(sb_run_stats("positon", "--tests",
+                                  &shape, stats, 4, &n, err,
                                   sizeof err), SB_ENOTFOUND);
-    assert_non_null(strstr(err, "unknown statistic 'positon'; valid: "));
+    assert_non_null(strstr(err, "unknown statistic 'positon' (did you mean "
+                             "'position'?); valid: "));
     assert_non_null(strstr(err, "position"));
-    assert_int_equal(sb_run_stats("cycles,cycles", &shape, stats, 4, &n,
+    assert_int_equal(sb_run_stats("cycles,cycles", "--tests",
+                                  &shape, stats, 4, &n,
                                   err, sizeof err), SB_EINVAL);
-    assert_string_equal(err, "statistic 'cycles' is named twice");
-    assert_int_equal(sb_run_stats("hcp", &shape, stats, 4, &n, err,
+    assert_string_equal(err, "statistic 'cycles' is named twice in --tests");
+    assert_int_equal(sb_run_stats("hcp", "--tests", &shape, stats, 4, &n, err,
                                   sizeof err), SB_EINVAL);
-    assert_int_equal(sb_run_stats(",", &shape, stats, 4, &n, err,
+    assert_int_equal(sb_run_stats(",", "--tests", &shape, stats, 4, &n, err,
                                   sizeof err), SB_EINVAL);
-    assert_int_equal(sb_run_stats("position,cycles,rising", &shape, stats,
+    assert_int_equal(sb_run_stats("position,cycles,rising", "--tests",
+                                  &shape, stats,
                                   2, &n, err, sizeof err), SB_EINVAL);
 }
 

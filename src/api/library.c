@@ -255,7 +255,8 @@ SB_API int sb_session_test(sb_session *s)
     const sb_stat_type *stats[SB_SESSION_STATS_MAX];
     size_t n_stats = 0;
     if (rc == SB_OK)
-        rc = sb_run_stats(s->tests_set ? s->tests : NULL, &shape, stats,
+        rc = sb_run_stats(s->tests_set ? s->tests : NULL,
+                          "sb_session_set_tests", &shape, stats,
                           SB_SESSION_STATS_MAX, &n_stats, err, sizeof err);
     if (rc == SB_OK)
         rc = sb_run_session(&cfg, stats, n_stats, s->escalations, NULL, NULL,

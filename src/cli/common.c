@@ -17,6 +17,7 @@
 #include "algorithms/registry.h"
 #include "reports/render.h"
 #include "shufflebias/status.h"
+#include "base/names.h"
 #include "base/rng.h"
 #include "engine/escalate.h"
 #include "sources/external.h"
@@ -226,65 +227,16 @@ uint64_t sb_cli_fresh_seed(void)
     return x >> 11;
 }
 
-/* Levenshtein distance, for "did you mean". */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return (size_t)-1;
-    size_t row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-/* Suggest only close names: fewer than NEAR_MAX edits away. */
-#define NEAR_MAX 4
-
-/* Keep 'candidate' in *nearest when it is nearer to 'name' than *best. */
-static void nearer(const char *name, const char *candidate, size_t *best,
-                   const char **nearest)
-{
-    const size_t d = distance(name, candidate);
-    if (d < *best) {
-        *best = d;
-        *nearest = candidate;
-    }
-}
-
-/* " (did you mean 'x'?)" when there is a nearest name, else "". */
-static void did_you_mean(char *buf, size_t len, const char *nearest)
-{
-    if (nearest)
-        snprintf(buf, len, " (did you mean '%s'?)", nearest);
-    else
-        buf[0] = '\0';
-}
-
 const sb_shuffle_type *sb_cli_algorithm(const char *name)
 {
     const sb_shuffle_type *t = sb_shuffle_find(name);
     if (t)
         return t;
     const char *nearest = NULL;
-    size_t best = NEAR_MAX;
+    size_t best = SB_NAME_NEAR_MAX;
     char valid[1024] = "";
     for (const sb_shuffle_type *const *p = sb_shuffle_types; *p; p++) {
-        nearer(name, (*p)->name, &best, &nearest);
+        sb_name_nearer(name, (*p)->name, &best, &nearest);
         if (strlen(valid) + strlen((*p)->name) + 3 < sizeof valid) {
             if (valid[0])
                 strcat(valid, ", ");
@@ -347,21 +299,21 @@ int sb_cli_check_rng(const char *name)
         return 0;      /* a seed-specific refusal is reported by the run */
     char valid[4096] = "", hint[96];
     const char *nearest = NULL;
-    size_t best = NEAR_MAX;
+    size_t best = SB_NAME_NEAR_MAX;
     for (const sb_rng_info *b = sb_rng_builtin; b->name; b++) {
-        nearer(name, b->name, &best, &nearest);
+        sb_name_nearer(name, b->name, &best, &nearest);
         if (valid[0])
             strcat(valid, ", ");
         strcat(valid, b->name);
     }
     for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++) {
-        nearer(name, (*t)->name, &best, &nearest);
+        sb_name_nearer(name, (*t)->name, &best, &nearest);
         if (strlen(valid) + strlen((*t)->name) + 3 < sizeof valid) {
             strcat(valid, ", ");
             strcat(valid, (*t)->name);
         }
     }
-    did_you_mean(hint, sizeof hint, nearest);
+    sb_name_hint(hint, sizeof hint, nearest);
     sb_cli_error("unknown randomness source '%s'%s; valid: %s", name, hint,
                  valid);
     return -1;
@@ -370,53 +322,10 @@ int sb_cli_check_rng(const char *name)
 int sb_cli_stats(const char *list, const sb_shape *shape,
                  const sb_stat_type **out, size_t max, size_t *count)
 {
-    char why[256];
-    *count = 0;
-    if (!list) {
-        *count = sb_stat_defaults(shape, out, max);
-        if (*count == 0) {
-            sb_cli_error("no statistic applies to %s samples of n = %zu",
-                         sb_kind_str(shape->kind), shape->n);
-            return -1;
-        }
-        return 0;
-    }
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *name = strtok(buf, ","); name; name = strtok(NULL, ",")) {
-        const sb_stat_type *t = sb_stat_find(name);
-        if (!t) {
-            char valid[1024] = "", hint[96];
-            const char *nearest = NULL;
-            size_t best = NEAR_MAX;
-            for (const sb_stat_type *const *p = sb_stat_types; *p; p++) {
-                nearer(name, (*p)->name, &best, &nearest);
-                if (valid[0])
-                    strcat(valid, ", ");
-                strcat(valid, (*p)->name);
-            }
-            did_you_mean(hint, sizeof hint, nearest);
-            sb_cli_error("unknown statistic '%s'%s; valid: %s", name, hint,
-                         valid);
-            return -1;
-        }
-        if (sb_stat_check(t, shape, why, sizeof why) != SB_OK) {
-            sb_cli_error("%s", why);
-            return -1;
-        }
-        for (size_t i = 0; i < *count; i++)
-            if (out[i] == t) {
-                sb_cli_error("statistic '%s' is named twice in --tests", name);
-                return -1;
-            }
-        if (*count == max) {
-            sb_cli_error("too many statistics in --tests");
-            return -1;
-        }
-        out[(*count)++] = t;
-    }
-    if (*count == 0) {
-        sb_cli_error("--tests names no statistic");
+    char err[2048];
+    if (sb_run_stats(list, "--tests", shape, out, max, count, err,
+                     sizeof err) != SB_OK) {
+        sb_cli_error("%s", err);
         return -1;
     }
     return 0;

@@ -6,6 +6,7 @@
 
 #include "shufflebias/status.h"
 #include "algorithms/registry.h"
+#include "base/names.h"
 #include "engine/escalate.h"
 #include "engine/state.h"
 #include "sources/sample_check.h"
@@ -34,23 +35,9 @@ int sb_run_shape(const sb_run_config *cfg, sb_shape *shape, char *err,
     return SB_OK;
 }
 
-/* The names of every statistic, ", " between them. */
-static void stat_names(char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (const sb_stat_type *const *p = sb_stat_types; *p; p++) {
-        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-                         (*p)->name);
-        if (w < 0 || (size_t)w >= len - used)
-            return;
-        used += (size_t)w;
-    }
-}
-
-int sb_run_stats(const char *list, const sb_shape *shape,
-                 const sb_stat_type **out, size_t max, size_t *count,
-                 char *err, size_t len)
+int sb_run_stats(const char *list, const char *list_name,
+                 const sb_shape *shape, const sb_stat_type **out, size_t max,
+                 size_t *count, char *err, size_t len)
 {
     *count = 0;
     if (!list) {
@@ -62,33 +49,39 @@ int sb_run_stats(const char *list, const sb_shape *shape,
         }
         return SB_OK;
     }
-    const char *p = list;
-    for (;;) {
+    for (const char *p = list;; ) {
         const size_t w = strcspn(p, ",");
         char name[128];
         if (w > 0) {
             snprintf(name, sizeof name, "%.*s", (int)w, p);
-            const sb_stat_type *t = sb_stat_find(name);
-            if (!t || w >= sizeof name) {
-                char valid[1024];
-                stat_names(valid, sizeof valid);
-                snprintf(err, len, "unknown statistic '%s'; valid: %s", name,
-                         valid);
+            const sb_stat_type *t = w < sizeof name ? sb_stat_find(name)
+                                                    : NULL;
+            if (!t) {
+                char valid[1024] = "", hint[96];
+                const char *nearest = NULL;
+                size_t best = SB_NAME_NEAR_MAX, used = 0;
+                for (const sb_stat_type *const *s = sb_stat_types; *s; s++) {
+                    sb_name_nearer(name, (*s)->name, &best, &nearest);
+                    int k = snprintf(valid + used, sizeof valid - used,
+                                     "%s%s", used ? ", " : "", (*s)->name);
+                    if (k > 0 && (size_t)k < sizeof valid - used)
+                        used += (size_t)k;
+                }
+                sb_name_hint(hint, sizeof hint, nearest);
+                snprintf(err, len, "unknown statistic '%s'%s; valid: %s",
+                         name, hint, valid);
                 return SB_ENOTFOUND;
             }
-            char why[256];
-            if (!sb_stat_applies(t, shape, why, sizeof why)) {
-                snprintf(err, len, "%s", why);
+            if (sb_stat_check(t, shape, err, len) != SB_OK)
                 return SB_EINVAL;
-            }
             for (size_t i = 0; i < *count; i++)
                 if (out[i] == t) {
-                    snprintf(err, len, "statistic '%s' is named twice",
-                             name);
+                    snprintf(err, len, "statistic '%s' is named twice in %s",
+                             name, list_name);
                     return SB_EINVAL;
                 }
             if (*count == max) {
-                snprintf(err, len, "too many statistics: at most %zu", max);
+                snprintf(err, len, "too many statistics in %s", list_name);
                 return SB_EINVAL;
             }
             out[(*count)++] = t;
@@ -98,7 +91,7 @@ int sb_run_stats(const char *list, const sb_shape *shape,
         p += w + 1;
     }
     if (*count == 0) {
-        snprintf(err, len, "the list of statistics names none");
+        snprintf(err, len, "%s names no statistic", list_name);
         return SB_EINVAL;
     }
     return SB_OK;

@@ -59,11 +59,12 @@ int sb_run_shape(const sb_run_config *cfg, sb_shape *shape, char *err,
 
 /* The statistics named in the comma-separated 'list' (NULL: the defaults
    for 'shape'), each checked to apply, none twice; 'out' has room for
-   'max'.  SB_OK, or SB_ENOTFOUND (an unknown name: the valid ones are
-   listed in 'err') or SB_EINVAL, with the reason in 'err'. */
-int sb_run_stats(const char *list, const sb_shape *shape,
-                 const sb_stat_type **out, size_t max, size_t *count,
-                 char *err, size_t len);
+   'max'.  SB_OK, or SB_ENOTFOUND (an unknown name: the nearest and the
+   valid ones in 'err') or SB_EINVAL, with the reason in 'err'.  The
+   messages call the list 'list_name' ("--tests"). */
+int sb_run_stats(const char *list, const char *list_name,
+                 const sb_shape *shape, const sb_stat_type **out, size_t max,
+                 size_t *count, char *err, size_t len);
 
 /* Run cfg (alg, args, samples, seed, rng, threads, stop, progress set;
    its shape checked by sb_run_shape) with 'stats', escalating a
