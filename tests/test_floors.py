@@ -74,7 +74,7 @@ class Floors(unittest.TestCase):
                     self.assertFalse(ok, "floor %s includes %s/%s, a floor "
                                      "it must not see" % (f, g, header))
                 checked += 1
-        # Seven floors: 49 pairs, none skipped.
+        # Every pair of floors, none skipped.
         self.assertEqual(checked, len(fl) * len(fl))
 
     def test_sources_name_only_what_they_see(self):
