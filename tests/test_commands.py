@@ -66,7 +66,8 @@ class Help(unittest.TestCase):
                       "deal\n", usage)
 
     def test_list_of_commands(self):
-        for args in (["--help"], ["-h"], ["help"]):
+        for args in (["--help"], ["-h"], ["help"], ["help", "--help"],
+                     ["help", "-h"]):
             with self.subTest(args=args):
                 code, out, err = run(args)
                 self.assertEqual((code, err), (0, ""))

@@ -67,7 +67,8 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     if (argc < 2 || is(argv[1], "--help", "-h")
-        || (strcmp(argv[1], "help") == 0 && argc == 2)) {
+        || (strcmp(argv[1], "help") == 0
+            && (argc == 2 || is(argv[2], "--help", "-h")))) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? SB_EXIT_USAGE : SB_EXIT_PASS;
     }
