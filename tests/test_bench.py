@@ -3,7 +3,7 @@
 
 No figure is asserted against a threshold: a timed assertion on a shared
 machine is a flaky test.  What is checked is the shape and the arithmetic
-of the report: every row and target the speed issue asks for is there,
+of the report: every row and target of docs/speed.md is there,
 each row's median, minimum and maximum are those of its own per-round
 timings (recomputed here), each ratio is the row's median over the median
 of GSL's row at the same n, each target's verdict follows from its figure
