@@ -81,8 +81,15 @@ class Help(unittest.TestCase):
     def test_help_errors(self):
         code, out, err = run(["help", "tset"])
         self.assertEqual((code, out), (2, ""))
-        self.assertEqual(err, "shufflebias: unknown command 'tset'; try "
-                              "'shufflebias --help'\n")
+        self.assertEqual(err, "shufflebias: unknown command 'tset' (did you "
+                              "mean 'test'?); try 'shufflebias --help'\n")
+        code, out, err = run(["exatc"])
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, "shufflebias: unknown command 'exatc' (did you "
+                              "mean 'exact'?); try 'shufflebias --help'\n")
+        code, out, err = run(["frobnicate"])
+        self.assertEqual(err, "shufflebias: unknown command 'frobnicate'; "
+                              "try 'shufflebias --help'\n")
         code, _, err = run(["help", "test", "exact"])
         self.assertEqual(code, 2)
         self.assertIn("one command at a time", err)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "algorithms/registry.h"
+#include "base/names.h"
 #include "base/rng.h"
 #include "base/shuffle_type.h"
 #include "engine/enumerate.h"
@@ -71,9 +72,18 @@ SB_API const char *sb_session_error(const sb_session *s)
 SB_API int sb_session_set_shuffle(sb_session *s, const char *name)
 {
     const sb_shuffle_type *t = name ? sb_shuffle_find(name) : NULL;
-    if (!t)
-        return fail(s, SB_ENOTFOUND, "unknown algorithm '%s'; 'shufflebias "
-                    "list' names them", name ? name : "(null)");
+    if (!t) {
+        const char *nearest = NULL;
+        size_t best = SB_NAME_NEAR_MAX;
+        for (const sb_shuffle_type *const *p = sb_shuffle_types;
+             name && *p; p++)
+            sb_name_nearer(name, (*p)->name, &best, &nearest);
+        char hint[96];
+        sb_name_hint(hint, sizeof hint, nearest);
+        return fail(s, SB_ENOTFOUND, "unknown algorithm '%s'%s; "
+                    "'shufflebias list' names them",
+                    name ? name : "(null)", hint);
+    }
     s->alg = t;
     s->builtin = 1;
     s->n_params = 0;

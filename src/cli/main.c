@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <gsl/gsl_errno.h>
 
+#include "base/names.h"
 #include "cli/options.h"
 #include "shufflebias/version.h"
 
@@ -40,13 +41,24 @@ static void usage(FILE *f)
     fputs("\n'shufflebias COMMAND --help' describes a command.\n", f);
 }
 
-/* The version compiled against, and the library's when it is another. */
+/* "unknown command", with the nearest one when there is one. */
+static void unknown_command(const char *name)
+{
+    const char *nearest = NULL;
+    size_t best = SB_NAME_NEAR_MAX;
+    for (const sb_command *const *c = sb_commands; *c; c++)
+        sb_name_nearer(name, (*c)->name, &best, &nearest);
+    char hint[96];
+    sb_name_hint(hint, sizeof hint, nearest);
+    sb_cli_error("unknown command '%s'%s; try 'shufflebias --help'", name,
+                 hint);
+}
+
+/* The version: the program links the library's static archive, so the
+   library's version is the program's. */
 static void version(void)
 {
-    printf("shufflebias %s", SB_VERSION_STRING);
-    if (strcmp(sb_version(), SB_VERSION_STRING) != 0)
-        printf(" (library %s)", sb_version());
-    putchar('\n');
+    printf("shufflebias %s\n", sb_version());
 }
 
 static int is(const char *arg, const char *a, const char *b)
@@ -82,8 +94,7 @@ int main(int argc, char **argv)
             if (c)
                 sb_cli_error("help: one command at a time");
             else
-                sb_cli_error("unknown command '%s'; try 'shufflebias "
-                             "--help'", argv[2]);
+                unknown_command(argv[2]);
             return SB_EXIT_USAGE;
         }
         sb_options_usage(c, stdout);
@@ -114,6 +125,6 @@ int main(int argc, char **argv)
         }
         return code;
     }
-    sb_cli_error("unknown command '%s'; try 'shufflebias --help'", argv[1]);
+    unknown_command(argv[1]);
     return SB_EXIT_USAGE;
 }
