@@ -5,7 +5,7 @@ SB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # The packages the build and the tests need, from Debian.
 SB_PACKAGES=(gcc make cmake pkg-config libgsl-dev libcmocka-dev libjansson-dev libgmp-dev
-             groff-base)
+             groff-base g++)
 
 # Install whatever of SB_PACKAGES (and of "$@") is missing; 'apt-get update'
 # runs once, only when something is missing.

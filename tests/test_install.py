@@ -50,6 +50,40 @@ def must(cmd, cwd=None, env=None):
     return out
 
 
+# A C++ program: a fair built-in shuffle and a biased one, by name.
+CXX_PROGRAM = r"""
+#include <cstdio>
+#include <shufflebias/shufflebias.h>
+
+static const char *verdict_of(const char *name)
+{
+    sb_session *s = nullptr;
+    if (sb_session_new(&s) != SB_OK)
+        return "no session";
+    sb_session_set_shuffle(s, name);
+    sb_session_set_n(s, 8);
+    sb_session_set_samples(s, 20000);
+    sb_session_set_seed(s, 1);
+    const char *v = sb_session_test(s) == SB_OK
+        ? sb_session_verdict_str(s) : sb_session_error(s);
+    static char out[2][64];
+    static int k;
+    std::snprintf(out[k], sizeof out[k], "%s", v);
+    sb_session_free(s);
+    return out[k++];
+}
+
+int main()
+{
+    const char *fair = verdict_of("fisher-yates");
+    const char *biased = verdict_of("naive-swap");
+    std::printf("%s fisher-yates %s naive-swap %s\n", sb_version(), fair,
+                biased);
+    return 0;
+}
+"""
+
+
 def setUpModule():
     global TMP, PREFIX
     TMP = tempfile.mkdtemp(prefix="sb-install-")
@@ -144,6 +178,25 @@ class Installed(unittest.TestCase):
                                                   "test_my_shuffles_static")])
         self.assertNotIn("libshufflebias", dyn)
 
+    def test_cxx_program(self):
+        """A C++ program includes the headers and links the library: the
+        public headers declare the API extern "C"."""
+        src = os.path.join(TMP, "cxx")
+        os.makedirs(src, exist_ok=True)
+        with open(os.path.join(src, "main.cc"), "w") as f:
+            f.write(CXX_PROGRAM)
+        env = dict(os.environ,
+                   PKG_CONFIG_PATH=os.path.join(PREFIX, "lib", "pkgconfig"))
+        flags = must(["pkg-config", "--cflags", "--libs", "shufflebias"],
+                     env=env).split()
+        exe = os.path.join(src, "main")
+        must([ARGS.cxx, "-std=c++11", "-Wall", "-Wextra", "-o", exe,
+              os.path.join(src, "main.cc")] + ARGS.cflags.split() + flags +
+             ["-Wl,-rpath," + os.path.join(PREFIX, "lib")])
+        out = must([exe])
+        self.assertEqual(out, "%s fisher-yates pass naive-swap fail\n"
+                         % ARGS.version)
+
     def test_find_package_build(self):
         src = example_copy("with-cmake")
         build = os.path.join(src, "build")
@@ -206,6 +259,7 @@ def main():
     p.add_argument("--ctest", required=True)
     p.add_argument("--cc", required=True)
     p.add_argument("--cflags", default="")
+    p.add_argument("--cxx", default="g++")
     ARGS, rest = p.parse_known_args()
     # An option CMake left out is an empty word.
     unittest.main(argv=[sys.argv[0]] + [a for a in rest if a],

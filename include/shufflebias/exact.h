@@ -16,6 +16,10 @@
 #include <stdint.h>
 #include "shuffle.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct sb_exact_outcome {
     sb_card *sample;       /* the outcome, 'len' values (owned) */
     char *fraction;        /* exact probability, reduced "p/q" (owned) */
@@ -95,5 +99,9 @@ typedef struct sb_exact_report {
     const volatile sig_atomic_t *stop;
     double seconds;            /* wall-clock time (timing only) */
 } sb_exact_report;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* SB_EXACT_H */

@@ -68,6 +68,10 @@
 #include "shuffle.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Version 1: shufflebias 0.1.  Functions the program exports may be added
    without a new version (sb_draw_rand_mod was): a plug-in built before
    never calls them, and one that calls them, loaded by a program without
@@ -92,5 +96,9 @@ typedef struct sb_plugin {
     const sb_plugin shufflebias_plugin = {                                \
         SB_PLUGIN_ABI, (uint32_t)sizeof(sb_shuffle_type),                 \
         sb_plugin_shuffles_ };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* SB_PLUGIN_H */

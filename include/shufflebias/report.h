@@ -12,6 +12,10 @@
 #include <stdint.h>
 #include "stat.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Bumped whenever the way a seed becomes decks changes, so that results of
    different versions are never silently compared. */
 #define SB_STREAM_VERSION 2
@@ -124,5 +128,9 @@ typedef struct sb_report {
     size_t n_stages;           /* stages run (sb_escalate: >= 1); 0 after a
                                   bare sb_run */
 } sb_report;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* SB_REPORT_H */

@@ -46,6 +46,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A card number (or, in a deal, a hand number).  Decks hold at most
    SB_DECK_MAX cards. */
 typedef uint16_t sb_card;
@@ -128,5 +132,9 @@ static inline uint64_t sb_rand_mod_weight(unsigned bits, uint64_t k,
 #define sb_rand_mod sb_draw_rand_mod
 
 #endif /* SB_INLINE_DRAWS */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* SB_RNG_H */

@@ -51,6 +51,10 @@
 #include "stat.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct sb_session sb_session;
 
 /* A new session in *out with the defaults: no shuffle, n = 52, 1000000
@@ -185,5 +189,9 @@ SB_API int sb_session_write_json(const sb_session *s, FILE *f);
    report is whole (written beside it, then renamed).  SB_OK, SB_EINVAL,
    SB_EIO (why in sb_session_error), SB_ENOMEM. */
 SB_API int sb_session_save_json(sb_session *s, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* SB_SESSION_H */

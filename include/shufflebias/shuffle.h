@@ -19,6 +19,10 @@
 #include <stddef.h>
 #include "rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum sb_kind {
     SB_KIND_PERMUTATION = 1,
     SB_KIND_DRAW = 2,
@@ -166,5 +170,9 @@ typedef struct sb_shuffle_type {
     int (*run_block)(void *state, const sb_shuffle_args *a, sb_src *src,
                      sb_card *out, size_t count);
 } sb_shuffle_type;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* SB_SHUFFLE_H */

@@ -16,6 +16,10 @@
 #include "rng.h"
 #include "shuffle.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The shape of the samples a statistic will see. */
 typedef struct sb_shape {
     sb_kind kind;
@@ -136,5 +140,9 @@ static inline const char *sb_verdict_str(sb_verdict v)
 
 /* Release what finalize allocated in 'res' and zero it. */
 void sb_result_clear(sb_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* SB_STAT_H */

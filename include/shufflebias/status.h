@@ -7,6 +7,10 @@
 #ifndef SB_STATUS_H
 #define SB_STATUS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum sb_status {
     SB_OK = 0,       /* success */
     SB_EINVAL = 1,   /* an argument is out of its documented range */
@@ -21,5 +25,9 @@ typedef enum sb_status {
 
 /* A short lowercase description of 'status', never NULL. */
 const char *sb_status_str(int status);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* SB_STATUS_H */

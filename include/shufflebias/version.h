@@ -9,6 +9,10 @@
 #ifndef SB_VERSION_H
 #define SB_VERSION_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define SB_VERSION_MAJOR 0
 #define SB_VERSION_MINOR 1
 #define SB_VERSION_PATCH 0
@@ -16,5 +20,9 @@
 
 /* The version of the library linked, as "MAJOR.MINOR.PATCH"; never NULL. */
 const char *sb_version(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* SB_VERSION_H */
