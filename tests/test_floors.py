@@ -10,8 +10,9 @@ Two checks, both from what the build itself uses:
    not only this test.
 2. Every #include "..." in the sources of a floor names a floor it may see
    or a header of the contracts (shufflebias/...), or a file beside it;
-   none climbs out with "../".  This catches what the views cannot: a path
-   relative to the including file.
+   no include, "..." or <...>, climbs out with "..", and none names a
+   floor in <...>.  This catches what the views cannot: a path relative to
+   the including file, or one that leaves a view through "..".
 
     test_floors.py --cc CC --include DIR --views DIR \
         --floor NAME=DIR:SEEN,SEEN... [--floor ...]
@@ -25,7 +26,9 @@ import tempfile
 import unittest
 
 ARGS = None
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+# Both forms: a view is a link to a whole folder, so "<base/../engine/x.h>"
+# would climb out of it as well as "../engine/x.h" does.
+INCLUDE = re.compile(r'^\s*#\s*include\s*(["<])([^">]+)[">]', re.M)
 
 
 def floors():
@@ -89,10 +92,15 @@ class Floors(unittest.TestCase):
                 with open(path) as fh:
                     text = fh.read()
                 read += 1
-                for inc in INCLUDE.findall(text):
+                for quote, inc in INCLUDE.findall(text):
                     top = inc.split("/", 1)[0]
                     if ".." in inc.split("/"):
                         bad.append("%s: climbs out: %s" % (path, inc))
+                    elif quote == "<":
+                        # A system header, unless it names a floor.
+                        if top in fl or top == "shufflebias":
+                            bad.append("%s: a floor's header in <>: %s"
+                                       % (path, inc))
                     elif "/" not in inc:
                         if not os.path.exists(os.path.join(folder, inc)):
                             bad.append("%s: not beside it: %s" % (path, inc))
