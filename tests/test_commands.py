@@ -183,6 +183,14 @@ class Suggestions(unittest.TestCase):
         self.assertTrue(err.startswith(
             "shufflebias: unknown randomness source 'qqqqqqqqq'; valid: "),
             err)
+        # Short names: three edits turn 'xyz' into 'mrg' and 'abc' into
+        # 'hcp', but a name is no typo of one it shares nothing with.
+        _, _, err = run(["test", "fisher-yates", "--rng", "xyz"])
+        self.assertTrue(err.startswith(
+            "shufflebias: unknown randomness source 'xyz'; valid: "), err)
+        _, _, err = run(["test", "fisher-yates", "--tests", "abc"])
+        self.assertTrue(err.startswith(
+            "shufflebias: unknown statistic 'abc'; valid: "), err)
 
 
 class BadOptions(unittest.TestCase):

@@ -35,7 +35,9 @@ void sb_name_nearer(const char *name, const char *candidate, size_t *best,
                     const char **nearest)
 {
     const size_t d = distance(name, candidate);
-    if (d < *best) {
+    /* A third of the name's letters, rounded up: 'tset' is a typo of
+       'test' (2 edits of 4), but 'xyz' is no typo of 'mrg' (3 of 3). */
+    if (d <= (strlen(name) + 2) / 3 && d < *best) {
         *best = d;
         *nearest = candidate;
     }

@@ -3,8 +3,9 @@
  *
  * A name is near another when few edits (insertions, deletions,
  * substitutions: the Levenshtein distance) turn one into the other.  Only
- * names fewer than SB_NAME_NEAR_MAX edits away are offered, so that a
- * hint is a likely typo and not any name at all.
+ * names fewer than SB_NAME_NEAR_MAX edits away, and no more than a third
+ * of the typed name's letters (rounded up), are offered, so that a hint
+ * is a likely typo and not any name at all.
  */
 #ifndef SB_BASE_NAMES_H
 #define SB_BASE_NAMES_H
