@@ -22,6 +22,8 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 #include <jansson.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_sf_gamma.h>
 
 #include "shufflebias/shufflebias.h"
 #include "tests/sb_tmpdir.h"
@@ -257,6 +259,24 @@ static void exact_walks(void **state)
     sb_session_free(s);
 }
 
+/* GSL's default error handler aborts the process: a session turns it
+   off, since the library checks every GSL result and never ends its
+   caller.  Runs first, while the handler is still GSL's default. */
+static void gsl_cannot_abort(void **state)
+{
+    (void)state;
+    assert_null(gsl_set_error_handler(NULL));
+    sb_session *s;
+    assert_int_equal(sb_session_new(&s), SB_OK);
+    gsl_error_handler_t *h = gsl_set_error_handler(NULL);
+    assert_non_null(h);
+    gsl_set_error_handler(h);
+    /* An error GSL reports, which would abort under its default. */
+    gsl_sf_result r;
+    assert_int_equal(gsl_sf_lngamma_e(0.0, &r), GSL_EDOM);
+    sb_session_free(s);
+}
+
 static void version(void **state)
 {
     (void)state;
@@ -266,6 +286,7 @@ static void version(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(gsl_cannot_abort),
         cmocka_unit_test(same_json_as_the_program),
         cmocka_unit_test(threads_change_no_count),
         cmocka_unit_test(errors_are_returned),

@@ -60,7 +60,10 @@ typedef struct sb_session sb_session;
 /* A new session in *out with the defaults: no shuffle, n = 52, 1000000
    samples, seed 0, the fast built-in source ("xoshiro256"), one thread,
    the default statistics for the shuffle's kind and size, 3
-   escalations.  SB_OK, or SB_ENOMEM (*out is then NULL). */
+   escalations.  SB_OK, or SB_ENOMEM (*out is then NULL).  It turns off
+   GSL's error handler for the process (gsl_set_error_handler_off), whose
+   default aborts: the library checks every GSL result it uses instead,
+   and never ends its caller. */
 SB_API int sb_session_new(sb_session **out);
 
 /* Release 's' and its last report.  NULL is accepted. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <gsl/gsl_errno.h>
 
 #include "algorithms/registry.h"
 #include "base/names.h"
@@ -44,6 +45,11 @@ SB_API int sb_session_new(sb_session **out)
     snprintf(s->rng, sizeof s->rng, "%s", SB_RNG_DEFAULT);
     s->threads = 1;
     s->escalations = SB_ESCALATIONS_DEFAULT;
+    /* GSL's default error handler aborts the process; the library checks
+       every GSL result itself (stats/gof.h) and must never end its
+       caller.  The handler is the process's, so this is said in
+       session.h. */
+    gsl_set_error_handler_off();
     return SB_OK;
 }
 
