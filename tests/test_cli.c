@@ -536,7 +536,8 @@ static void exact_tables_and_exit_codes(void **state)
     assert_usage_error(dir, "exact sort-random-keys --n 3",
                        "--param key-bits=2");
     assert_usage_error(dir, "exact naive-swap --n 9 --max-paths 1e6",
-                       "387420489 paths");
+                       "387420489 paths, over the budget of 1000000: raise "
+                       "--max-paths or lower n");
     assert_usage_error(dir, "exact fisher-yate", "unknown algorithm");
     assert_usage_error(dir, "exact --all --param key-bits=2", "--all");
     assert_usage_error(dir, "exact --all --kind hand", "unknown kind 'hand'");

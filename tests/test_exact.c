@@ -24,9 +24,11 @@ static int walk(const sb_shuffle_type *t, size_t n, const char *param,
                 uint64_t max_paths, size_t max_depth, sb_exact_report *rep,
                 char *err, size_t len)
 {
+    /* With the command line's advice, which some tests check. */
     sb_enum_config cfg = {
         .alg = t,
         .args = { .n = n },
+        .option_advice = 1,
         .max_paths = max_paths ? max_paths : SB_ENUM_MAX_PATHS_DEFAULT,
         .max_depth = max_depth ? max_depth : SB_ENUM_MAX_DEPTH_DEFAULT,
     };

@@ -256,6 +256,15 @@ static void exact_walks(void **state)
     assert_int_equal(sb_session_set_shuffle(s, "sort-random-keys"), SB_OK);
     assert_int_not_equal(sb_session_exact(s), SB_OK);
     assert_string_equal(sb_session_verdict_str(s), "");
+    /* The reason alone: a program has no command-line options to raise
+       (the program's message goes on with ": raise --max-paths ..."). */
+    assert_null(strstr(sb_session_error(s), "--"));
+    assert_non_null(strstr(sb_session_error(s), "paths, over the budget"));
+    assert_int_equal(sb_session_set_shuffle(s, "naive-swap"), SB_OK);
+    assert_int_equal(sb_session_set_n(s, 12), SB_OK);
+    assert_int_equal(sb_session_exact(s), SB_ERANGE);
+    assert_null(strstr(sb_session_error(s), "--"));
+    assert_non_null(strstr(sb_session_error(s), "over the budget"));
     sb_session_free(s);
 }
 

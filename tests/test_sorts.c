@@ -31,9 +31,11 @@
 static sb_enum_config config(const sb_shuffle_type *t, size_t n,
                              const char *p1, const char *p2)
 {
+    /* With the command line's advice, which a test checks. */
     sb_enum_config cfg = {
         .alg = t,
         .args = { .n = n },
+        .option_advice = 1,
         .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
         .max_depth = SB_ENUM_MAX_DEPTH_DEFAULT,
     };

@@ -465,6 +465,7 @@ static int time_exact(const bench *b, const bench_row *r, double *sec,
                       char *err, size_t len)
 {
     const sb_enum_config cfg = {
+        .option_advice = 1,
         .alg = r->alg,
         .args = r->args,
         .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,

@@ -150,6 +150,7 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
     for (size_t i = 0; i < total && code == SB_EXIT_PASS; i++) {
         const sb_shuffle_type *t = sb_shuffle_types[i];
         sb_enum_config cfg = {
+            .option_advice = 1,
             .alg = t,
             .args = { .n = (size_t)o->n },
             .max_paths = o->max_paths,
@@ -241,6 +242,7 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
                      const sb_shuffle_type *t)
 {
     sb_enum_config cfg = {
+        .option_advice = 1,
         .alg = t,
         .plugin = o->plugin,
         .args = { .n = (size_t)o->n },

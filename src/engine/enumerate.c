@@ -19,6 +19,7 @@
 #include <gmp.h>
 #include <math.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +315,20 @@ static void describe(const sb_enum_config *cfg, sb_exact_report *rep,
     rep->hands = shape->hands;
 }
 
+/* Append to the reason in 'err' what the command line can change. */
+static void advise(char *err, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void advise(char *err, size_t len, const char *fmt, ...)
+{
+    const size_t used = strlen(err);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
 int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
                  size_t len)
 {
@@ -335,13 +350,13 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
             else
                 snprintf(count, sizeof count, "%llu", (unsigned long long)paths);
             snprintf(err, len, "'%s' at n = %zu has %s paths, over the "
-                     "budget of %llu: raise --max-paths or lower n%s%s",
-                     t->name, cfg->args.n, count,
-                     (unsigned long long)cfg->max_paths,
-                     t->exact_hint ? " (or --param " : "",
-                     t->exact_hint ? t->exact_hint : "");
-            if (t->exact_hint)
-                strncat(err, ")", len - strlen(err) - 1);
+                     "budget of %llu", t->name, cfg->args.n, count,
+                     (unsigned long long)cfg->max_paths);
+            if (cfg->option_advice)
+                advise(err, len, ": raise --max-paths or lower n%s%s%s",
+                       t->exact_hint ? " (or --param " : "",
+                       t->exact_hint ? t->exact_hint : "",
+                       t->exact_hint ? ")" : "");
             return SB_ERANGE;
         }
     }
@@ -396,14 +411,16 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
         if (cfg->stop && *cfg->stop)
             break;
         if (walked == cfg->max_paths) {
-            snprintf(err, len, "'%s' at n = %zu has more than %llu paths: "
-                     "raise --max-paths or lower n%s%s%s%s", t->name,
-                     cfg->args.n, (unsigned long long)cfg->max_paths,
-                     t->exact_hint ? " (or --param " : "",
-                     t->exact_hint ? t->exact_hint : "",
-                     t->exact_hint ? ")" : "",
-                     t->exact_depth ? ", or cut the walk sooner with "
-                                      "--max-depth" : "");
+            snprintf(err, len, "'%s' at n = %zu has more than %llu paths",
+                     t->name, cfg->args.n,
+                     (unsigned long long)cfg->max_paths);
+            if (cfg->option_advice)
+                advise(err, len, ": raise --max-paths or lower n%s%s%s%s",
+                       t->exact_hint ? " (or --param " : "",
+                       t->exact_hint ? t->exact_hint : "",
+                       t->exact_hint ? ")" : "",
+                       t->exact_depth ? ", or cut the walk sooner with "
+                                        "--max-depth" : "");
             rc = SB_ERANGE;
             goto done;
         }
@@ -431,10 +448,11 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
         }
         if (k->status != SB_OK) {
             rc = k->status;
-            snprintf(err, len, "'%s' cannot be enumerated: %s%s%s%s", t->name,
-                     k->why, t->exact_hint ? "; try --param " : "",
-                     t->exact_hint ? t->exact_hint : "",
-                     t->exact_hint ? " to make it enumerable" : "");
+            snprintf(err, len, "'%s' cannot be enumerated: %s", t->name,
+                     k->why);
+            if (cfg->option_advice && t->exact_hint)
+                advise(err, len, "; try --param %s to make it enumerable",
+                       t->exact_hint);
             goto done;
         }
         if (k->cut) {

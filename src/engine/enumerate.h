@@ -33,6 +33,10 @@ typedef struct sb_enum_config {
     size_t max_depth;         /* draws per path before it is cut; 0 for
                                  the algorithm's exact_depth, or else
                                  SB_ENUM_MAX_DEPTH_DEFAULT */
+    /* 1: a refusal's reason ends with what the command line can change
+       ("raise --max-paths or lower n", "try --param key-bits=2"); 0: the
+       reason alone, for a caller that has no such options. */
+    int option_advice;
     volatile sig_atomic_t *stop;   /* may be NULL */
     /* Called every 2^20 paths; may be NULL. */
     void (*progress)(void *ctx, uint64_t paths, uint64_t total);
