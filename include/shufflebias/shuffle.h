@@ -132,7 +132,7 @@ typedef struct sb_shuffle_type {
        (NULL when it need not), for an algorithm of which only some
        parameter values cannot be enumerated (one sort, of several, handed
        to the C library).  Read with 'exact_refusal' through
-       sb_shuffle_exact_refusal (algorithms/registry.h). */
+       sb_shuffle_exact_refusal (src/base/shuffle_type.h). */
     const char *(*exact_refusal_for)(const sb_shuffle_args *a);
     const char *exact_hint;
     /* Draws per path after which exact mode cuts a path by default, for an
