@@ -3,8 +3,10 @@
  *
  * Tests that check the library's generators and statistics must not draw
  * their reference samples from the library itself, so they share this
- * small generator instead, the reference shuffle made with it, and the
- * lexicographic walk they use to visit every permutation of a small deck.
+ * small generator instead, the reference shuffle made with it (and the
+ * same shuffle drawn from a library source, for test-only shuffles the
+ * engine runs), and the lexicographic walk they use to visit every
+ * permutation of a small deck.
  */
 #ifndef SB_SAMPLE_H
 #define SB_SAMPLE_H
@@ -12,6 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "shufflebias/rng.h"
+#ifdef SB_INLINE_DRAWS
+#include "base/draws.h"   /* what sb_below means inside the project */
+#endif
 
 /* xorshift64* (Vigna, "An experimental exploration of Marsaglia's xorshift
    generators, scrambled", ACM TOMS 2016); the state must not be 0. */
@@ -43,6 +48,21 @@ static inline void xs_fisher_yates(uint64_t *s, sb_card *deck, size_t n,
         deck[i] = (sb_card)i;
     for (size_t i = n; i-- > 1;) {
         const size_t j = xs_below(s, sattolo ? i : i + 1);
+        const sb_card t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+}
+
+/* The same shuffle drawn from a library source 'src' (n >= 1), for the
+   test-only shuffles that the engine runs: the same draws, in the same
+   order, as xs_fisher_yates without 'sattolo'. */
+static inline void src_fisher_yates(sb_src *src, sb_card *deck, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        deck[i] = (sb_card)i;
+    for (size_t i = n; i-- > 1;) {
+        const size_t j = (size_t)sb_below(src, i + 1);
         const sb_card t = deck[i];
         deck[i] = deck[j];
         deck[j] = t;

@@ -873,10 +873,7 @@ static int few_swaps_run(void *state, const sb_shuffle_args *a, sb_src *src,
     few_swaps_state *st = state;
     const size_t n = a->n;
     if (st->fresh) {
-        for (size_t i = 0; i < n; i++)
-            st->deck[i] = (sb_card)i;
-        for (size_t i = n - 1; i > 0; i--)
-            swap_cards(st->deck, i, (size_t)sb_below(src, i + 1));
+        src_fisher_yates(src, st->deck, n);
         st->fresh = 0;
     } else {
         for (int k = 0; k < 3; k++)
@@ -930,10 +927,7 @@ static int next_hand_run(void *state, const sb_shuffle_args *a, sb_src *src,
     next_hand_state *st = state;
     const size_t n = a->n;
     if (st->next + NEXT_HAND_K > n) {
-        for (size_t i = 0; i < n; i++)
-            st->deck[i] = (sb_card)i;
-        for (size_t i = n - 1; i > 0; i--)
-            swap_cards(st->deck, i, (size_t)sb_below(src, i + 1));
+        src_fisher_yates(src, st->deck, n);
         st->next = 0;
     }
     memcpy(out, st->deck + st->next, NEXT_HAND_K * sizeof *out);

@@ -8,6 +8,7 @@
  * next to each case, or against an independent count made here.
  */
 #include "tests/sb_test.h"
+#include "tests/sb_sample.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -227,13 +228,8 @@ static int deal_run(void *st, const sb_shuffle_args *a, sb_src *src,
                     sb_card *out)
 {
     (void)st;
-    sb_card deck[4] = { 0, 1, 2, 3 };
-    for (size_t i = a->n; i-- > 1;) {
-        size_t j = (size_t)sb_below(src, i + 1);
-        sb_card t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
+    sb_card deck[4];
+    src_fisher_yates(src, deck, a->n);
     for (size_t p = 0; p < a->n; p++)
         out[deck[p]] = (sb_card)(p % 2);
     return SB_OK;
