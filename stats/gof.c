@@ -426,6 +426,7 @@ void sb_gof_detectable_words(sb_result *res, double p, const char *what)
                    100.0 * sqrt(res->detectable * (1.0 - p) / p));
     snprintf(res->detectable_desc, sizeof res->detectable_desc,
              "%s: %s%% more or less often than its rate", what, pct);
+    res->detectable_share = p;
 }
 
 void sb_gof_percent(char *buf, size_t len, double pct)

@@ -125,7 +125,8 @@ int sb_gof_sparse_result(sb_result *res, double x2, double df,
    deck), the shift of one cell evened out along its row and its column
    has the same distance for X^2 (n-1)/n (derivation in gof.c), so the same
    words hold.  Writes "<what>: <delta>% more or less often than its rate"
-   into res->detectable_desc; nothing when res->detectable is 0. */
+   into res->detectable_desc and p into res->detectable_share; nothing
+   when res->detectable is 0. */
 void sb_gof_detectable_words(sb_result *res, double p, const char *what);
 
 /* A percentage in words, with about three significant digits and no

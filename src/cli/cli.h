@@ -119,6 +119,7 @@ int sb_cli_stats(const char *list, const sb_shape *shape,
    times (src/engine/escalate.h).  0 and 'rep' filled, or -1 after printing the
    error. */
 struct sb_run_config;
+struct json_t;
 struct sb_report;
 struct sb_state;
 /* Saving and resuming a run (--state, --resume, --part), for sb_cli_run
@@ -168,6 +169,11 @@ int sb_cli_opt_escalate(const char *arg, unsigned *out);
    nothing is said on stderr unless 'quiet'. */
 int sb_cli_report(const struct sb_report *rep, const char *json, int quiet,
                   int code);
+/* The same, with 'value' (taken over; NULL: nothing) under 'key' in the
+   JSON report: the plan of a run sized by --effect. */
+int sb_cli_report_with(const struct sb_report *rep, const char *json,
+                       int quiet, int code, const char *key,
+                       struct json_t *value);
 
 /* Before a run: make sure 'path' (NULL or "-": nothing to check) can be
    written, so that a long run never ends unable to save its report,

@@ -469,6 +469,25 @@ unsigned sb_cli_threads_default(void)
 int sb_cli_report(const sb_report *rep, const char *json, int quiet,
                   int code)
 {
+    return sb_cli_report_with(rep, json, quiet, code, NULL, NULL);
+}
+
+/* The JSON report, with 'value' under 'key' when given (taken over). */
+static int render_json_with(FILE *f, const sb_report *rep, const char *key,
+                            json_t *value)
+{
+    if (!key)
+        return sb_render_json(f, rep);
+    json_t *root = sb_report_json(rep);
+    if (root && value)
+        json_object_set(root, key, value);
+    json_decref(value);
+    return sb_render_json_value(f, root);
+}
+
+int sb_cli_report_with(const sb_report *rep, const char *json, int quiet,
+                       int code, const char *key, json_t *value)
+{
     const int json_on_stdout = json && strcmp(json, "-") == 0;
     /* Nothing judged: not a pass, whatever a CI gate makes of exit 0. */
     if (code == SB_EXIT_PASS && rep->verdict == SB_VERDICT_NA)
@@ -484,11 +503,13 @@ int sb_cli_report(const sb_report *rep, const char *json, int quiet,
     }
     if (json) {
         const int rc = sb_cli_open_out(&out, json) != 0 ? -1
-                     : sb_cli_finish_out(&out, sb_render_json(out.f, rep));
+                     : sb_cli_finish_out(&out, render_json_with(
+                           out.f, rep, key, json_incref(value)));
         if (rc < 0)
             code = SB_EXIT_USAGE;
         cut |= rc > 0;
     }
+    json_decref(value);
     if (cut && code != SB_EXIT_USAGE) {
         code = SB_EXIT_INTERRUPTED;
         /* A partial run is said to be interrupted by its command. */

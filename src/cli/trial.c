@@ -22,6 +22,8 @@
 #include "engine/runner.h"
 #include "engine/state.h"
 #include "stats/battery.h"
+#include "cli/plan.h"
+#include "stats/gof.h"
 
 typedef struct test_options {
     const char *alg, *plugin, *exec, *input;
@@ -45,6 +47,9 @@ typedef struct test_options {
     int exec_timeout_given;
     char tests_buf[1024];     /* --resume: the statistics of the state */
     sb_cli_params params;     /* --param K=V */
+    /* --effect, --power, --plan: size the run from the bias to catch. */
+    sb_plan_effect effect;
+    int effect_given, power_given, plan_only;
 } test_options;
 
 /* --part I/K: 1 <= I <= K.  0, or -1 after printing the error. */
@@ -144,6 +149,18 @@ static int set_hands_draw(const sb_option *opt, const char *arg, void *base)
     return 0;
 }
 
+static int set_effect(const sb_option *opt, const char *arg, void *base)
+{
+    (void)opt;
+    return sb_cli_parse_effect(arg, &((test_options *)base)->effect);
+}
+
+static int set_power(const sb_option *opt, const char *arg, void *base)
+{
+    (void)opt;
+    return sb_cli_parse_power(arg, &((test_options *)base)->effect.power);
+}
+
 #define ROW(name, arg, field, given, fn, help) \
     SB_OPT_ROW(name, 0, arg, test_options, field, given, fn, help)
 #define GIVEN(field) offsetof(test_options, field)
@@ -221,6 +238,19 @@ static const sb_option options[] = {
         "print nothing but errors (and no progress line); the exit code "
         "tells"),
     SB_OPT_HELP,
+    SB_OPT_GROUP("sizing the run (algorithms and plug-ins):"),
+    ROW("effect", "E", effect, GIVEN(effect_given), set_effect,
+        "choose the samples so that a bias of E is caught: E = 0.05 (or "
+        "5%) is one cell of a statistic, the one its detectable-effect "
+        "line names, 5% more or less often than its rate; distance=D is a "
+        "chi-square distance of D per sample; the plan is printed on "
+        "stderr before the run and kept in the JSON"),
+    ROW("power", "P", effect, GIVEN(power_given), set_power,
+        "with --effect: the probability of catching it at the fail "
+        "threshold (default 0.9, from 0.5 to 0.9999)"),
+    ROW("plan", NULL, plan_only, NONE, sb_opt_flag,
+        "with --effect: print the plan and an estimate of its time on "
+        "this machine (from a short timed run), and run nothing else"),
     SB_OPT_GROUP("long runs (algorithms and plug-ins):"),
     ROW("state", "FILE", state, NONE, sb_opt_string,
         "save the counts to FILE every minute and at the end; Ctrl-C then "
@@ -275,11 +305,31 @@ static int parse(int argc, char **argv, test_options *o)
 {
     *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT,
                          .escalate = SB_ESCALATIONS_DEFAULT, .hands = 4,
-                         .exec_timeout = SB_EXEC_TIMEOUT_DEFAULT };
+                         .exec_timeout = SB_EXEC_TIMEOUT_DEFAULT,
+                         .effect = { .power = SB_GOF_POWER } };
     int next;
     const int rc = sb_options_parse(&sb_command_test, argc, argv, o, &next);
     if (rc != 0)
         return rc;
+    if ((o->power_given || o->plan_only) && !o->effect_given) {
+        sb_cli_error("test: --%s goes with --effect",
+                     o->plan_only ? "plan" : "power");
+        return -1;
+    }
+    if (o->effect_given) {
+        const char *clash = o->samples_given ? "--samples"
+                          : o->exec ? "--exec" : o->input ? "--input"
+                          : o->resume ? "--resume" : o->part ? "--part"
+                          : o->plan_only && o->json ? "--json"
+                          : o->plan_only && o->state ? "--state" : NULL;
+        if (clash) {
+            sb_cli_error("test: --effect chooses the samples of a run of an "
+                         "algorithm or a plug-in%s; drop '%s'",
+                         o->plan_only ? " and --plan prints only the plan"
+                                      : "", clash);
+            return -1;
+        }
+    }
     if (o->exec_timeout_given && !o->exec) {
         sb_cli_error("test: --exec-timeout goes with --exec");
         return -1;
@@ -606,6 +656,32 @@ static int same_params(const test_options *o, const sb_state *st,
     return 0;
 }
 
+/* --effect: plan the run and set its samples, the plan printed on stderr
+   unless --quiet; with --plan print it on stdout with the time it would
+   take, and run nothing more.  0 to go on with the run, 1 when the plan
+   was all (*code set), or -1 after printing the error. */
+static int plan_run(const test_options *o, sb_run_config *cfg,
+                    sb_cli_plan *plan, int *code)
+{
+    plan->effect = o->effect;
+    if (sb_cli_plan_make(cfg, o->tests, plan) != 0)
+        return -1;
+    if (!o->plan_only) {
+        if (!o->quiet)
+            sb_cli_plan_print(stderr, plan);
+        cfg->samples = plan->samples;
+        return 0;
+    }
+    sb_cli_plan_print(stdout, plan);
+    fflush(stdout);
+    sb_cli_plan_timing t;
+    if (sb_cli_plan_time(cfg, o->tests, plan->samples, &t) != 0)
+        return -1;
+    sb_cli_plan_print_time(stdout, &t, cfg->threads);
+    *code = SB_EXIT_PASS;
+    return 1;
+}
+
 int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
 {
     test_options o;
@@ -649,9 +725,11 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
                                .resume = o.resume ? &resumed : NULL,
                                .part = o.part_i, .parts = o.part_k };
     sb_report rep;
+    sb_cli_plan plan;
     if (sb_cli_check_rng(o.rng) == 0
         && sb_cli_set_params(t, o.params.list, o.params.count, &cfg.args) == 0
         && same_params(&o, o.resume ? &resumed : NULL, t, &cfg.args) == 0
+        && (!o.effect_given || plan_run(&o, &cfg, &plan, &code) == 0)
         && sb_cli_run(&cfg, o.tests, o.quiet, o.escalate, &keep, &rep) == 0) {
         /* A run whose state was lost failed, whatever its counts say. */
         if (o.state && keep.save_failed)
@@ -659,8 +737,11 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         sb_cli_memory_note(&rep, o.quiet);
         /* A plug-in's bad sample: exit 2, the partial report kept. */
         const int bad = rep.run.bad_sample[0] != '\0';
-        code = sb_cli_report(&rep, o.json, o.quiet,
-                             bad ? SB_EXIT_USAGE : exit_code(&rep));
+        code = sb_cli_report_with(&rep, o.json, o.quiet,
+                                  bad ? SB_EXIT_USAGE : exit_code(&rep),
+                                  o.effect_given ? "plan" : NULL,
+                                  o.effect_given ? sb_cli_plan_json(&plan)
+                                                 : NULL);
         const int saved = o.state && !keep.save_failed;
         if (bad)
             sb_cli_error("--plugin %s: %s", o.plugin ? o.plugin : t->name,

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Sample-size planning from the command line: 'test --effect E' plans the
+run, prints the plan on stderr and keeps it in the JSON, and the report of
+the run at the planned size says it would catch E; 'test --effect E
+--plan' prints the plan and an estimate of its time, and runs nothing
+else.  The runs have fixed seeds; the plans are arithmetic, not chance.
+
+    test_plan.py --cli PATH/shufflebias
+"""
+import argparse
+import json
+import re
+import subprocess
+import sys
+import unittest
+
+CLI = None
+
+
+def run(args):
+    p = subprocess.run([CLI] + args, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def percent(words):
+    """The relative deviation a detectable line states, as a fraction."""
+    m = re.search(r": ([0-9.]+)% more or less often than its rate", words)
+    assert m, words
+    return float(m.group(1)) / 100
+
+
+class Effect(unittest.TestCase):
+    def run_planned(self, effect, extra):
+        code, out, err = run(["test", "fisher-yates", "--n", "16", "--seed",
+                              "7", "--effect", effect, "--json", "-",
+                              "--threads", "2"] + extra)
+        self.assertEqual(code, 0, err)
+        return json.loads(out), err
+
+    def test_relative_effect_is_caught_by_the_report(self):
+        # The plan, read back through the report of the run it sized: the
+        # statistic that decides states E (up to the report's rounding)
+        # and every planned one at most E.
+        rep, err = self.run_planned("0.1", ["--tests",
+                                            "position,fixed-points,cycles"])
+        plan = rep["plan"]
+        self.assertEqual(plan["effect"], {"unit": "relative", "value": 0.1})
+        self.assertEqual(plan["power"], 0.9)
+        self.assertAlmostEqual(plan["alpha"], 1e-6 / 3)
+        self.assertEqual(rep["samples_requested"], plan["samples"])
+        self.assertEqual(rep["samples"], plan["samples"])
+        self.assertEqual(plan["decided_by"], "position")
+        self.assertEqual(plan["samples"],
+                         max(t["samples"] for t in plan["tests"]))
+        tests = {t["name"]: t for t in rep["tests"]}
+        for row in plan["tests"]:
+            self.assertTrue(row["planned"])
+            got = tests[row["name"]]
+            self.assertLessEqual(got["detectable"], row["distance"])
+            self.assertLessEqual(percent(got["detectable_description"]),
+                                 0.1)
+        # Position's detectable effect is lambda*/N exactly: at the
+        # planned N it is E to the report's three digits.
+        self.assertAlmostEqual(
+            percent(tests["position"]["detectable_description"]), 0.1)
+        # The plan came first, on stderr.
+        self.assertTrue(err.startswith("plan: one cell 10.0% more or less "
+                                       "often than its rate, caught with "
+                                       "power 0.9"), err)
+        self.assertIn("samples: %d, as 'position' needs" % plan["samples"],
+                      err)
+
+    def test_distance_effect_and_power(self):
+        rep, _ = self.run_planned("distance=2e-3",
+                                  ["--power", "0.99", "--tests",
+                                   "fixed-points,successions"])
+        plan = rep["plan"]
+        self.assertEqual(plan["effect"],
+                         {"unit": "distance", "value": 2e-3})
+        self.assertEqual(plan["power"], 0.99)
+        self.assertEqual(rep["samples"], plan["samples"])
+        # The report's figures are at power 0.9, so below the plan's.
+        for t in rep["tests"]:
+            self.assertLess(t["detectable"], 2e-3)
+        # More power, more samples.
+        rep9, _ = self.run_planned("distance=2e-3",
+                                   ["--tests", "fixed-points,successions"])
+        self.assertLess(rep9["plan"]["samples"], plan["samples"])
+
+    def test_quiet_prints_no_plan(self):
+        code, out, err = run(["test", "fisher-yates", "--n", "8", "--seed",
+                              "1", "--effect", "20%", "--tests",
+                              "fixed-points", "--quiet"])
+        self.assertEqual((code, out, err), (0, "", ""))
+
+    def test_plan_alone(self):
+        code, out, err = run(["test", "fisher-yates", "--n", "16",
+                              "--effect", "0.1", "--plan", "--threads", "1"])
+        self.assertEqual((code, err), (0, ""))
+        lines = out.splitlines()
+        self.assertTrue(lines[0].startswith("plan: one cell 10.0%"))
+        self.assertRegex(lines[-1], r"^  time: about [0-9.e+]+ (s|min|h|days)"
+                         r" on this machine with 1 thread \(an estimate: "
+                         r"[0-9]+ samples took [0-9.]+ s")
+        self.assertIn("not planned: its detectable effect is not a "
+                      "chi-square distance", out)
+        self.assertNotIn("verdict", out)
+        # The same plan as the run would print on stderr.
+        code, _, err = run(["test", "fisher-yates", "--n", "16", "--seed",
+                            "3", "--effect", "0.1", "--json", "/dev/null"])
+        self.assertEqual(err.splitlines(), lines[:-1])
+
+    def test_refusals(self):
+        cases = [
+            (["--power", "0.9"], "--power goes with --effect"),
+            (["--plan"], "--plan goes with --effect"),
+            (["--effect", "0.1", "--samples", "1000"], "drop '--samples'"),
+            (["--effect", "0"], "invalid --effect '0'"),
+            (["--effect", "distance=x"], "invalid --effect 'distance=x'"),
+            (["--effect", "0.1", "--power", "1"], "invalid --power '1'"),
+            (["--effect", "0.1", "--plan", "--json", "-"], "drop '--json'"),
+        ]
+        for extra, want in cases:
+            with self.subTest(args=extra):
+                code, out, err = run(["test", "fisher-yates"] + extra)
+                self.assertEqual((code, out), (2, ""))
+                self.assertIn(want, err)
+        # Nothing in the run can be planned for a relative effect.
+        code, _, err = run(["test", "fisher-yates", "--effect", "0.1",
+                            "--tests", "collisions", "--plan"])
+        self.assertEqual(code, 2)
+        self.assertIn("no statistic of the run can be planned", err)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    args, rest = ap.parse_known_args()
+    CLI = args.cli
+    unittest.main(argv=[sys.argv[0]] + rest)
