@@ -336,6 +336,22 @@ def render(cfg, summaries, notes):
     return "\n".join(lines)
 
 
+# The sections of docs/power.md from this heading on are written by hand
+# (they hold sessions that tests/test_readme.py runs): a new table keeps
+# them.
+HAND_WRITTEN = "\n## Planning a run\n"
+
+
+def hand_written_tail(path):
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return ""
+    at = text.find(HAND_WRITTEN)
+    return text[at:] if at >= 0 else ""
+
+
 def parse_args(argv):
     ap = argparse.ArgumentParser(prog="scripts/power",
                                  description="Measure how many samples the "
@@ -385,7 +401,8 @@ def main(argv):
            "escalation": cli.supports("--escalate"),
            "example": cli.shown(br.RunSpec("naive-swap", N_CARDS, 100,
                                            seed_of(100, 0)))}
-    br.write_text(md_path, render(cfg, summaries, notes))
+    br.write_text(md_path, render(cfg, summaries, notes)
+                  + hand_written_tail(os.path.join(root, "docs", "power.md")))
     br.write_json(json_path, {
         "command": cfg["command"], "revision": cfg["revision"],
         "n": N_CARDS, "start": START, "cap": cap, "runs": RUNS,

@@ -54,6 +54,15 @@ static int point_from(const sb_stat_type *t, const void *acc,
     memset(pt, 0, sizeof *pt);
     memset(&res, 0, sizeof res);
     int st = t->finalize(acc, samples, e->alpha, &res);
+    if (st == SB_EINVAL) {
+        /* A statistic that checks its counts against the samples (every
+           hand's suit lengths add up to them) refuses an empty count:
+           its report is not a function of N alone. */
+        snprintf(pt->note, sizeof pt->note, "it checks that its counts "
+                 "add up to the samples");
+        sb_result_clear(&res);
+        return SB_OK;
+    }
     if (st == SB_OK && res.applicable && res.detectable > 0.0) {
         pt->applicable = 1;
         pt->df = res.df;

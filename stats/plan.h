@@ -8,8 +8,11 @@
  * statistic catches with power 0.9 at the fail threshold).  To stay the
  * same figure as the report's, it is read from the statistic's own
  * finalize, run on an accumulator that has counted nothing but is told N
- * samples: no statistic's detectable effect depends on its counts, only
- * on N, the shape and the threshold.  The samples needed are then found
+ * samples: the detectable effect of a chi-square statistic depends on N,
+ * the shape and the threshold, never on what was counted.  A statistic
+ * whose report needs more than N (serial counts pairs of consecutive
+ * samples; suit-lengths refuses counts that do not add up to the
+ * samples) is not planned, and says why.  The samples needed are then found
  * by bisection over N, and the N returned always satisfies the condition
  * when checked the same way (the report at N will say so).
  *

@@ -136,8 +136,6 @@ void sb_cli_plan_print(FILE *f, const sb_cli_plan *plan)
         }
         fprintf(f, "  %-*s  %12" PRIu64 " samples", (int)width, r->name,
                 r->samples);
-        if (plan->effect.unit == SB_PLAN_DISTANCE || !r->at.words[0])
-            fprintf(f, "  distance %.3g", r->at.distance);
         if (r->at.words[0])
             fprintf(f, "  (the report will say: %s)", r->at.words);
         fputc('\n', f);
