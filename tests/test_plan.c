@@ -210,6 +210,31 @@ static void test_not_planned(void **state)
     assert_int_equal(sb_plan_stat(&sb_stat_new_age_solitaire, &s, &dist,
                                   &row), SB_OK);
     assert_true(row.planned);
+    /* serial's report counts pairs of consecutive samples, and
+       suit-lengths refuses counts that do not add up to the samples:
+       neither can be read off N alone. */
+    assert_int_equal(sb_plan_stat(&sb_stat_serial, &s, &dist, &row), SB_OK);
+    assert_false(row.planned);
+    assert_non_null(strstr(row.reason, "consecutive"));
+    const sb_shape deal = { .kind = SB_KIND_DEAL, .n = 52, .len = 52,
+                            .hands = 4 };
+    assert_int_equal(sb_plan_stat(&sb_stat_suit_lengths, &deal, &dist,
+                                  &row), SB_OK);
+    assert_false(row.planned);
+    assert_non_null(strstr(row.reason, "add up to the samples"));
+    /* The other deal statistics are planned, and their report at N
+       catches the effect. */
+    const sb_stat_type *deals[] = { &sb_stat_card_hand,
+                                    &sb_stat_hand_patterns, &sb_stat_hcp,
+                                    &sb_stat_same_hand_pairs };
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(sb_plan_stat(deals[i], &deal, &dist, &row), SB_OK);
+        assert_true(row.planned);
+        sb_plan_point at;
+        assert_int_equal(sb_plan_point_at(deals[i], &deal, row.samples,
+                                          &dist, &at), SB_OK);
+        assert_true(sb_plan_catches(&at, &dist));
+    }
     /* A bias too small for 2^50 samples. */
     const sb_plan_effect tiny = { SB_PLAN_DISTANCE, 1e-16, 0.9, 1e-7 };
     assert_int_equal(sb_plan_stat(&sb_stat_fixed_points, &s, &tiny, &row),

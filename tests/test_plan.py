@@ -88,6 +88,45 @@ class Effect(unittest.TestCase):
                                    ["--tests", "fixed-points,successions"])
         self.assertLess(rep9["plan"]["samples"], plan["samples"])
 
+    def test_every_kind(self):
+        # Permutations (with the sparse permutation test), deals and
+        # draws: every planned statistic's report, read back from the run
+        # at the planned size, states at most the effect; what is not
+        # planned says why.
+        cases = [
+            (["fisher-yates", "--n", "9"], "distance=2e-3"),
+            (["deal-fisher-yates", "--n", "52"], "0.2"),
+            (["deal-fisher-yates", "--n", "52"], "distance=5e-3"),
+            (["partial-deal", "--n", "52"], "0.2"),
+        ]
+        for args, effect in cases:
+            with self.subTest(args=args, effect=effect):
+                code, out, err = run(["test"] + args + [
+                    "--effect", effect, "--seed", "5", "--escalate", "0",
+                    "--json", "-", "--threads", "2"])
+                self.assertEqual(code, 0, err)
+                rep = json.loads(out)
+                plan = rep["plan"]
+                self.assertEqual(rep["samples"], plan["samples"])
+                tests = {t["name"]: t for t in rep["tests"]}
+                planned = 0
+                for row in plan["tests"]:
+                    if not row["planned"]:
+                        self.assertTrue(row["reason"])
+                        continue
+                    planned += 1
+                    self.assertLessEqual(
+                        tests[row["name"]]["detectable"],
+                        row["distance"] * (1 + 1e-12), row["name"])
+                self.assertGreater(planned, 0)
+                decider = tests[plan["decided_by"]]
+                # The statistic that decides is at its limit: within the
+                # step of one sample (a relative 1e-4 here) of the effect.
+                row = [r for r in plan["tests"]
+                       if r["name"] == plan["decided_by"]][0]
+                self.assertGreater(decider["detectable"],
+                                   row["distance"] * (1 - 1e-4))
+
     def test_quiet_prints_no_plan(self):
         code, out, err = run(["test", "fisher-yates", "--n", "8", "--seed",
                               "1", "--effect", "20%", "--tests",
