@@ -121,8 +121,8 @@ void sb_cli_plan_print(FILE *f, const sb_cli_plan *plan)
     char what[96];
     effect_words(what, sizeof what, &plan->effect);
     fprintf(f, "plan: %s, caught with power %g at the fail threshold "
-            "(%g over %zu statistics)\n", what, plan->effect.power,
-            SB_FAIL_ALPHA, plan->n);
+            "(%g over %zu statistic%s)\n", what, plan->effect.power,
+            SB_FAIL_ALPHA, plan->n, plan->n == 1 ? "" : "s");
     size_t width = 0;
     for (size_t i = 0; i < plan->n; i++)
         if (strlen(plan->rows[i].name) > width)
