@@ -297,7 +297,7 @@ static size_t index_of(const sb_report *rep, const char *name)
 
 /* The dealer that carries its deal over fails the default deal battery
    at 10^5 deals (seed fixed) and 'serial' is what fails it, by far (each
-   hand keeps about 4.3 of its 13 cards where 3.25 are expected: p below
+   hand keeps about 4.5 of its 13 cards where 3.25 are expected: p below
    1e-300); the statistics of one deal pass, since each deal alone is
    uniform (each p > 1e-3: a false alarm of 1e-3 per statistic over
    seeds, 5e-3 for the five).  Also at a subtler setting, 104 swaps (about

@@ -14,7 +14,7 @@
  * swaps a card is untouched with probability about exp(-2t/n), and an
  * untouched card stays in its hand.  At the default of 52 swaps for a
  * bridge deal (one per card), 13.5% of the cards are untouched, and each
- * hand keeps about 4.3 of its 13 cards where 3.25 are expected.
+ * hand keeps about 4.5 of its 13 cards where 3.25 are expected.
  *
  * Test-only, not a catalogue entry: its one flaw shows only across
  * samples, no published dealer is known to do exactly this, and the
