@@ -115,6 +115,11 @@ int sb_render_audit_markdown(FILE *f, const sb_report *reps, size_t m)
             }
             sb_render_pvalue(p, sizeof p, r->p_value, r->p_underflow);
             sb_render_pvalue(padj, sizeof padj, r->p_adjusted, r->p_underflow);
+            if (r->subtests > 1) {     /* already corrected: say so */
+                const size_t used = strlen(p);
+                snprintf(p + used, sizeof p - used, " (Bonferroni over %u)",
+                         r->subtests);
+            }
             fprintf(f, "| %s | %.6g | %.6g | %s | %s | %s | %s |\n", r->name,
                     r->statistic, r->df, p, padj, sb_verdict_str(r->verdict),
                     r->effect_desc);

@@ -4,7 +4,9 @@
  *   statistic        value        df   p-value     p (Holm)    verdict
  *   position       51.37           4   1.9e-10     5.6e-10     FAIL
  *
- * followed by what each failing statistic saw, the overall verdict and the
+ * A p-value marked '*' is already corrected across its sub-tests (the
+ * hand-wise deal statistics: Bonferroni over the hands), said in a line
+ * under the table.  Then what each failing statistic saw, the overall verdict and the
  * run's parameters, so that the run can be repeated from the output alone.
  */
 #include "reports/render.h"
@@ -68,8 +70,22 @@ int sb_render_text(FILE *f, const sb_report *rep)
         }
         sb_render_pvalue(p, sizeof p, r->p_value, r->p_underflow);
         sb_render_pvalue(padj, sizeof padj, r->p_adjusted, r->p_underflow);
+        /* A p-value that already combines sub-tests (a deal's hands, by
+           Bonferroni) is marked, and the mark said below the table, so
+           that it does not read as a raw p next to the Holm column. */
+        if (r->subtests > 1) {
+            const size_t used = strlen(p);
+            snprintf(p + used, sizeof p - used, "*");
+        }
         fprintf(f, "%-18s %12.6g %8.6g  %-10s  %-10s  %s\n", r->name,
                 r->statistic, r->df, p, padj, v);
+    }
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const sb_result *r = &rep->results[i];
+        if (r->applicable && r->subtests > 1)
+            fprintf(f, "  * %s: p-value corrected, Bonferroni over %u "
+                    "sub-tests: min(1, %u x smallest p)\n", r->name,
+                    r->subtests, r->subtests);
     }
     int said = 0;
     for (size_t i = 0; i < rep->n_results; i++) {

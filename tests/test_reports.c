@@ -357,6 +357,41 @@ static void test_text(void **state)
     free(t);
 }
 
+/* A hand-wise deal statistic's p-value is already Bonferroni-corrected
+   over its sub-tests: the text marks it '*' and says so under the table,
+   the JSON keeps p_value and names the correction in p_value_corrected;
+   a plain p-value has neither. */
+static void test_corrected_p(void **state)
+{
+    (void)state;
+    sb_report rep;
+    sb_result r[2];
+    failed_run(&rep, r);
+    r[1].name = "hcp";
+    r[1].applicable = 1;
+    r[1].statistic = 24.5;
+    r[1].df = 24;
+    r[1].p_value = 0.5;
+    r[1].p_adjusted = 1.0;
+    r[1].subtests = 4;
+    r[1].verdict = SB_VERDICT_PASS;
+    char *t = rendered(text_of, &rep);
+    assert_contains(t, "hcp                        24.5       24  0.5000*"
+                       "     1.0000      PASS\n");
+    assert_contains(t, "  * hcp: p-value corrected, Bonferroni over 4 "
+                       "sub-tests: min(1, 4 x smallest p)\n");
+    assert_null(strstr(t, "* position"));
+    free(t);
+    json_t *j = parsed(json_of, &rep);
+    json_t *tests = json_object_get(j, "tests");
+    json_t *hcp = json_array_get(tests, 1);
+    assert_json_string(hcp, "p_value_corrected", "bonferroni over 4 sub-tests");
+    assert_true(json_real_value(json_object_get(hcp, "p_value")) == 0.5);
+    assert_null(json_object_get(json_array_get(tests, 0),
+                                "p_value_corrected"));
+    json_decref(j);
+}
+
 /* ---- audit.c ---------------------------------------------------------- */
 
 static void test_audit(void **state)
@@ -530,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_outcome),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_corrected_p),
         cmocka_unit_test(test_audit),
         cmocka_unit_test(test_exact),
     };

@@ -191,15 +191,16 @@ static void test_registry_kinds(void **state)
                      SB_EINVAL);
     assert_string_equal(why, "'card-slot' applies to draws, not deals");
 
-    /* The defaults: for deals the card x hand table, the four
-       statistics of whole hands and repeats; for draws serial dependence,
-       one table and repeats. */
+    /* The defaults: for deals serial dependence, the card x hand table,
+       the four statistics of whole hands and repeats; for draws serial
+       dependence, one table and repeats. */
     const sb_stat_type *out[SB_STAT_DEFAULTS_MAX];
-    assert_int_equal(sb_stat_defaults(&bridge, out, SB_STAT_DEFAULTS_MAX), 6);
-    assert_ptr_equal(out[0], &sb_stat_card_hand);
-    assert_ptr_equal(out[1], &sb_stat_hand_patterns);
-    assert_ptr_equal(out[4], &sb_stat_same_hand_pairs);
-    assert_ptr_equal(out[5], &sb_stat_collisions);
+    assert_int_equal(sb_stat_defaults(&bridge, out, SB_STAT_DEFAULTS_MAX), 7);
+    assert_ptr_equal(out[0], &sb_stat_serial);
+    assert_ptr_equal(out[1], &sb_stat_card_hand);
+    assert_ptr_equal(out[2], &sb_stat_hand_patterns);
+    assert_ptr_equal(out[5], &sb_stat_same_hand_pairs);
+    assert_ptr_equal(out[6], &sb_stat_collisions);
     assert_int_equal(sb_stat_defaults(&hand5, out, SB_STAT_DEFAULTS_MAX), 3);
     assert_ptr_equal(out[0], &sb_stat_serial);
     assert_ptr_equal(out[1], &sb_stat_card_slot);
@@ -267,8 +268,9 @@ static void test_registry(void **state)
     sb_shape draw = { SB_KIND_DRAW, 52, 5, 0 };
     assert_int_equal(sb_stat_defaults(&draw, out, SB_STAT_DEFAULTS_MAX), 3);
     assert_ptr_equal(out[1], &sb_stat_card_slot);
-    assert_int_equal(sb_stat_defaults(&deal, out, SB_STAT_DEFAULTS_MAX), 6);
-    assert_ptr_equal(out[0], &sb_stat_card_hand);
+    assert_int_equal(sb_stat_defaults(&deal, out, SB_STAT_DEFAULTS_MAX), 7);
+    assert_ptr_equal(out[0], &sb_stat_serial);
+    assert_ptr_equal(out[1], &sb_stat_card_hand);
 }
 
 int main(void)
