@@ -66,12 +66,9 @@ static json_t *result_object(const sb_result *r)
     if (r->subtests > 1) {
         json_object_set_new(t, "combination", json_string("bonferroni"));
         json_object_set_new(t, "subtests", json_integer(r->subtests));
-        /* Says that p_value is already corrected (the key p_value is kept
-           for readers that know it). */
-        char corrected[64];
-        snprintf(corrected, sizeof corrected, "bonferroni over %u sub-tests",
-                 r->subtests);
-        json_object_set_new(t, "p_value_corrected", json_string(corrected));
+        /* The same p-value under a name that says it is corrected
+           (p_value is kept for readers that know it). */
+        json_object_set_new(t, "p_value_corrected", json_real(r->p_value));
     }
     json_object_set_new(t, "null", json_string(r->null_desc));
     json_object_set_new(t, "note", json_string(r->note));

@@ -76,7 +76,7 @@ static int point_from(const sb_stat_type *t, const void *acc,
         if (res.df > 0.0)
             pt->distance *= cache->ratio;
     } else if (st == SB_OK) {
-        snprintf(pt->note, sizeof pt->note, "%.150s", res.note);
+        snprintf(pt->note, sizeof pt->note, "%s", res.note);
     }
     sb_result_clear(&res);
     return st;
@@ -239,8 +239,8 @@ int sb_plan_stat(const sb_stat_type *t, const sb_shape *shape,
     }
     if (st == SB_OK && !seen)
         snprintf(row->reason, sizeof row->reason,
-                 "its report depends on more than the number of samples "
-                 "(with none counted: %.100s)", c.pt.note);
+                 "its report is not read off the number of samples "
+                 "alone (with none counted: %s)", c.pt.note);
     if (st == SB_OK && seen)
         unplannable(&c.pt, e, row->reason, sizeof row->reason);
     if (st == SB_OK && !row->reason[0]) {

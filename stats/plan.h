@@ -72,7 +72,7 @@ typedef struct sb_plan_point {
     double share;           /* the p of the cell the words name, or 0 */
     double df;
     char words[200];        /* the report's detectable line (power 0.9) */
-    char note[160];         /* when not applicable: the reason, cut */
+    char note[512];         /* when not applicable: the reason */
 } sb_plan_point;
 
 /* One statistic's plan. */
@@ -85,7 +85,7 @@ typedef struct sb_plan_row {
                                statistic (delta^2 p / (1 - p) for a
                                relative effect) */
     sb_plan_point at;       /* the report at 'samples' */
-    char reason[200];       /* why not planned */
+    char reason[640];       /* why not planned */
 } sb_plan_row;
 
 /* The report's detectable effect of statistic 't' on samples of 'shape'

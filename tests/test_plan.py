@@ -139,7 +139,7 @@ class Effect(unittest.TestCase):
         self.assertEqual((code, err), (0, ""))
         lines = out.splitlines()
         self.assertTrue(lines[0].startswith("plan: one cell 10.0%"))
-        self.assertRegex(lines[-1], r"^  time: about [0-9.e+]+ (s|min|h|days)"
+        self.assertRegex(lines[-1], r"^  time: about [0-9.]+ (s|min|h|days)"
                          r" on this machine with 1 thread \(an estimate: "
                          r"[0-9]+ samples took [0-9.]+ s")
         self.assertIn("not planned: its detectable effect is not a "
@@ -150,12 +150,31 @@ class Effect(unittest.TestCase):
                             "3", "--effect", "0.1", "--json", "/dev/null"])
         self.assertEqual(err.splitlines(), lines[:-1])
 
+    def test_lopsided_plan_is_said(self):
+        # At 8 cards the permutation test's cell is one order of 8!: it
+        # asks for about 10^5 times the samples of any other statistic,
+        # in days, and the plan says so; without it there is no note.
+        code, out, err = run(["test", "fisher-yates", "--n", "8",
+                              "--effect", "5%", "--plan"])
+        self.assertEqual((code, err), (0, ""))
+        self.assertRegex(out, r"\n  note: 'permutation' needs [0-9]+ times "
+                         r"the samples of any other statistic; leave it out "
+                         r"with --tests")
+        self.assertNotRegex(out, r"[0-9]e\+[0-9]")
+        code, out, _ = run(["test", "fisher-yates", "--n", "8", "--tests",
+                            "position,cycles", "--effect", "5%", "--plan"])
+        self.assertEqual(code, 0)
+        self.assertNotIn("note:", out)
+
     def test_refusals(self):
         cases = [
             (["--power", "0.9"], "--power goes with --effect"),
             (["--plan"], "--plan goes with --effect"),
             (["--effect", "0.1", "--samples", "1000"], "drop '--samples'"),
             (["--effect", "0"], "invalid --effect '0'"),
+            # A cell cannot come out more than 100% less often.
+            (["--effect", "1.5"], "invalid --effect '1.5'"),
+            (["--effect", "150%"], "invalid --effect '150%'"),
             (["--effect", "distance=x"], "invalid --effect 'distance=x'"),
             (["--effect", "0.1", "--power", "1"], "invalid --power '1'"),
             (["--effect", "0.1", "--plan", "--json", "-"], "drop '--json'"),

@@ -78,13 +78,15 @@ typedef struct sb_result {
     char detectable_desc[200]; /* the detectable effect in words for one
                                 simple pattern: "one hand pattern 10%
                                 more or less often than its rate" */
+    sb_table table;          /* details for renderers (owned) */
+    /* Added in 0.1: at the end, so that the fields above keep their
+       places. */
     double detectable_share; /* the null share p of the one cell those
                                 words are about ("one card in one
                                 position": 1/n), so that a relative
                                 deviation delta reads as the distance
                                 delta^2 p / (1 - p); 0 when the words are
                                 not of that form */
-    sb_table table;          /* details for renderers (owned) */
 } sb_result;
 
 typedef struct sb_stat_type {

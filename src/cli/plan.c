@@ -37,8 +37,10 @@ int sb_cli_parse_effect(const char *arg, sb_plan_effect *e)
         v /= 100.0;
         end++;
     }
+    /* A cell cannot come out more than 100% less often: a relative
+       deviation is at most 1 (100%). */
     if (errno || end == s || *end || !(v > 0.0) || !isfinite(v)
-        || (e->unit == SB_PLAN_RELATIVE && v > 100.0)) {
+        || (e->unit == SB_PLAN_RELATIVE && v > 1.0)) {
         sb_cli_error("invalid --effect '%s': expected a relative deviation "
                      "of one cell such as 0.05 or 5%%, or a chi-square "
                      "distance per sample such as distance=1e-4", arg);
@@ -140,9 +142,23 @@ void sb_cli_plan_print(FILE *f, const sb_cli_plan *plan)
             fprintf(f, "  (the report will say: %s)", r->at.words);
         fputc('\n', f);
     }
-    if (plan->decider != SIZE_MAX)
-        fprintf(f, "samples: %" PRIu64 ", as '%s' needs\n", plan->samples,
-                plan->rows[plan->decider].name);
+    if (plan->decider == SIZE_MAX)
+        return;
+    fprintf(f, "samples: %" PRIu64 ", as '%s' needs\n", plan->samples,
+            plan->rows[plan->decider].name);
+    /* One statistic whose named cell is rare (the permutation test's one
+       order of n!) can ask for a run far longer than any other: said, so
+       that it is not run by surprise. */
+    uint64_t next = 0;
+    for (size_t i = 0; i < plan->n; i++)
+        if (i != plan->decider && plan->rows[i].planned
+            && plan->rows[i].samples > next)
+            next = plan->rows[i].samples;
+    if (next > 0 && plan->samples / SB_CLI_PLAN_LOPSIDED >= next)
+        fprintf(f, "  note: '%s' needs %.0f times the samples of any other "
+                "statistic; leave it out with --tests to plan for the "
+                "others\n", plan->rows[plan->decider].name,
+                (double)plan->samples / (double)next);
 }
 
 static double seconds_now(void)
@@ -186,14 +202,23 @@ void sb_cli_plan_print_time(FILE *f, const sb_cli_plan_timing *t,
 {
     char when[48];
     const double s = t->estimate;
-    if (s < 120.0)
-        snprintf(when, sizeof when, "%.2g s", s);
-    else if (s < 7200.0)
-        snprintf(when, sizeof when, "%.2g min", s / 60.0);
-    else if (s < 172800.0)
-        snprintf(when, sizeof when, "%.2g h", s / 3600.0);
+    const char *unit = "s";
+    double v = s;
+    if (s >= 172800.0) {
+        unit = "days";
+        v = s / 86400.0;
+    } else if (s >= 7200.0) {
+        unit = "h";
+        v = s / 3600.0;
+    } else if (s >= 120.0) {
+        unit = "min";
+        v = s / 60.0;
+    }
+    /* Two significant figures, never in exponent form. */
+    if (v >= 10.0)
+        snprintf(when, sizeof when, "%.0f %s", v, unit);
     else
-        snprintf(when, sizeof when, "%.2g days", s / 86400.0);
+        snprintf(when, sizeof when, "%.2g %s", v, unit);
     fprintf(f, "  time: about %s on this machine with %u thread%s (an "
             "estimate: %" PRIu64 " samples took %.2f s; escalation not "
             "counted)\n", when, threads, threads == 1 ? "" : "s",

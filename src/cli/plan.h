@@ -7,6 +7,10 @@
 #ifndef SB_CLI_PLAN_H
 #define SB_CLI_PLAN_H
 
+/* A plan whose deciding statistic needs this many times the samples of
+   any other says so. */
+#define SB_CLI_PLAN_LOPSIDED 100u
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
