@@ -348,20 +348,24 @@ static void test_serial_deal_fair_passes(void **state)
         assert_true(rep.results[0].p_value > 1e-3);
         sb_report_release(&rep);
     }
-    const char *const halves[] = { "hands=2", "hand-size=5", NULL };
-    sb_test_run(sb_test_alg("deal-fisher-yates"), halves, 10, 100000, 84,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    assert_true(rep.results[0].applicable);
-    assert_true(rep.results[0].df == 1.0);
-    assert_true(rep.results[0].p_value > 1e-3);
-    sb_report_release(&rep);
-    const char *const singles[] = { "hands=6", "hand-size=1", NULL };
-    sb_test_run(sb_test_alg("deal-fisher-yates"), singles, 6, 100000, 85,
-                SB_RNG_DEFAULT, stats, 1, &rep);
-    assert_true(rep.results[0].applicable);
-    assert_true(rep.results[0].df == 25.0);
-    assert_true(rep.results[0].p_value > 1e-3);
-    sb_report_release(&rep);
+    /* Two hands of 5 (df (2-1)^2) and six hands of one card (df 25). */
+    const struct {
+        const char *params[3];
+        size_t n;
+        double df;
+    } shapes[] = {
+        { { "hands=2", "hand-size=5", NULL }, 10, 1.0 },
+        { { "hands=6", "hand-size=1", NULL }, 6, 25.0 },
+    };
+    for (size_t i = 0; i < 2; i++) {
+        sb_test_run(sb_test_alg("deal-fisher-yates"), shapes[i].params,
+                    shapes[i].n, 100000, 84 + i, SB_RNG_DEFAULT, stats, 1,
+                    &rep);
+        assert_true(rep.results[0].applicable);
+        assert_true(rep.results[0].df == shapes[i].df);
+        assert_true(rep.results[0].p_value > 1e-3);
+        sb_report_release(&rep);
+    }
 }
 
 /* A state file round trip keeps the table; a table whose rows do not
