@@ -59,8 +59,9 @@ static size_t r_weighted(sb_src *s, const uint64_t *w, size_t m)
     return (size_t)take(s, m, w);
 }
 static double r_unit(sb_src *s) { s->error = SB_ENOTSUP; return 0; }
+/* It walks branches as exact mode does: rand() % k as its k residues. */
 static const sb_src_ops replay_ops = { r_below, r_bits, r_weighted, r_unit,
-                                       NULL };
+                                       NULL, sb_rand_mod_weighted };
 
 /* Advance to the next path; 0 when every path has been walked. */
 static int next_path(replay *r)
@@ -744,7 +745,7 @@ static size_t tape_weighted(sb_src *s, const uint64_t *w, size_t m)
 }
 static double tape_unit(sb_src *s) { (void)s; fail(); return 0; }
 static const sb_src_ops tape_ops = { tape_below, tape_bits, tape_weighted,
-                                     tape_unit, NULL };
+                                     tape_unit, NULL, NULL };
 
 /* The algorithms whose draws go through sb_below_falling, with the one
    falling run each makes per sample (first bound, number of draws), as
