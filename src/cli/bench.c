@@ -222,7 +222,9 @@ const sb_command sb_command_bench = {
     "  exact naive-swap          exact mode at 8 cards: ns per path (8^8\n"
     "                            paths), against GSL at 8 cards\n"
     "\n"
-    "then the speed targets, each with the figure measured and whether it\n"
+    "With no ALG named, also fisher-yates-mod at 52 cards, bare and with\n"
+    "the battery on 2 threads (the rate its verdict is reached at); then\n"
+    "the speed targets, each with the figure measured and whether it\n"
     "is met.\n",
     .options = options,
     .epilogue =
