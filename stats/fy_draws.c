@@ -59,10 +59,10 @@
  *      -r_m (m - r_m) / 2^(B+1) with r_m = 2^B mod m, and var_m =
  *      (m^2-1)/12: the best weight, about 6 r_m (m - r_m) / (m^2 2^B),
  *      neither grows nor shrinks with m, it only follows r_m / m, so equal
- *      weights lose little (noncentrality 4.10e-6 per deck against
- *      4.66e-6 at 52 cards and 15 bits, 12% less), where weighting each
- *      draw by 1/sd_m would lose a quarter (3/4 of it as n grows;
- *      docs/power.md, scripts/fy_power.py).
+ *      weights lose little: noncentrality 4.10e-6 per deck at 52 cards
+ *      and 15 bits, against 4.66e-6 for the best weights and 3.14e-6 for
+ *      weights 1/sd_m, which would make every draw count alike
+ *      (scripts/fy_power.py, docs/power.md).
  *
  *  (c) Excess of the smallest values, one degree of freedom for each B
  *      of a range.  A generator of B bits reduced with % m draws j with
@@ -78,9 +78,11 @@
  *      uniform code: this one degree of freedom holds all the information
  *      the alternative offers, where (a) spreads it over n(n-1)/2.
  *      One-sided (an excess is what the bias makes).  S_B is a skewed sum
- *      of scaled Bernoullis, so its tail is the saddlepoint approximation
- *      of Lugannani and Rice (sb_fy_upper_tail), not the normal one
- *      (which would be liberal in the far tail, where verdicts are read).
+ *      of scaled Bernoullis, so its tail is not the normal one (which
+ *      would be liberal in the far tail, where verdicts are read) but the
+ *      exact one, by convolution, while its law is small, and the
+ *      saddlepoint approximation of Lugannani and Rice beyond
+ *      (sb_fy_upper_tail).
  *      B runs over SB_FY_BITS_MIN..SB_FY_BITS_MAX: rand() of 15 bits (the
  *      C library of Windows, and the C standard's example), 16, 31
  *      (glibc's rand()), 32 (a 32-bit word % m) are all in it, and a range
@@ -434,7 +436,6 @@ static int finish(double q, double *p, int *underflow)
    FY_EXACT_VALUES values or the work more than FY_EXACT_WORK steps (the
    caller then takes the saddlepoint, which is within 1% of the exact
    tail from 10 cards on, down to 1e-14; tests/test_fy_code.c). */
-
 static int exact_tail(uint64_t N, const uint32_t *m, const uint32_t *r,
                       size_t terms, double s, double *q)
 {
@@ -767,8 +768,8 @@ static int fy_result(const fy_acc *a, uint64_t samples, double fail_alpha,
     /* Words. */
     snprintf(res->null_desc, sizeof res->null_desc,
              "draws independent, uniform: chi-square(%.0f) summed over "
-             "the draws; normal mean; saddlepoint low residues; Bonferroni "
-             "over %zu", df, T);
+             "the draws; normal mean; low residues, exact or saddlepoint "
+             "tail; Bonferroni over %zu", df, T);
     char pooling[64] = "";
     if (pooled)
         snprintf(pooling, sizeof pooling, " (%zu draws pooled to expect "

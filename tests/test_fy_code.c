@@ -480,7 +480,7 @@ static void test_two_cards(void **state)
    probability at most 1e-6 for each statistic: the Bonferroni
    combination is valid), and a backward Fisher-Yates drawing rand() % m
    from 8 bits fails 'fy-code' at 2000 decks, the worst subtest being the
-   low residues of B = 8 (noncentrality 0.119 per deck, so z about 15
+   low residues of B = 8 (noncentrality 0.116 per deck, so z about 15
    against the 5.7 the threshold needs: a miss has probability below
    1e-20); the forward version fails 'fy-code-forward'. */
 static void test_seeded(void **state)
