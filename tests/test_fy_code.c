@@ -155,6 +155,9 @@ static void test_every_deck_once(void **state)
                                 == (j < m ? (double)(reps * nf / m) : 0.0));
             assert_true(res.p_value == 1.0);
             assert_true(res.effect == 0.0);
+            /* the fit's X^2 and the mean's z are exactly 0 */
+            assert_non_null(strstr(res.note, "fit X2 = 0 on "));
+            assert_non_null(strstr(res.note, "mean z = 0, p = 1;"));
             assert_true(res.subtests >= 3);
             sb_result_clear(&res);
         }
