@@ -555,6 +555,35 @@ int sb_fy_upper_tail(uint64_t N, const uint32_t *m, const uint32_t *r,
     return finish(q, p, underflow);
 }
 
+/* ---- what the low residues catch -------------------------------------- */
+
+double sb_fy_low_noncentrality(size_t n, unsigned bits)
+{
+    double v = 0.0;
+    for (size_t m = 2; m <= n; m++) {
+        const double r = (double)(((uint64_t)1 << bits) % m);
+        v += r * ((double)m - r);
+    }
+    return v / ldexp(1.0, 2 * (int)bits);
+}
+
+unsigned sb_fy_bits_caught(size_t n, uint64_t samples, size_t subtests,
+                           double fail_alpha, double power)
+{
+    /* One-sided at fail_alpha / T: the normal quantiles of the level and
+       of the power, squared, is the noncentrality needed. */
+    const double zz = gsl_cdf_ugaussian_Qinv(fail_alpha / (double)subtests)
+                    + gsl_cdf_ugaussian_Pinv(power);
+    unsigned caught = 0;
+    for (unsigned b = SB_FY_BITS_MIN; b <= SB_FY_BITS_MAX; b++) {
+        const double lambda1 = sb_fy_low_noncentrality(n, b);
+        if (lambda1 > 0.0 && (double)samples * lambda1 < zz * zz)
+            break;
+        caught = b;
+    }
+    return caught;
+}
+
 /* ---- finalize --------------------------------------------------------- */
 
 static size_t gcd(size_t a, size_t b)
@@ -740,19 +769,8 @@ static int fy_result(const fy_acc *a, uint64_t samples, double fail_alpha,
     if (st != SB_OK)
         return st;
     res->detectable = lambda / N;
-    const double zz = gsl_cdf_ugaussian_Qinv(fail_alpha / (double)T)
-                    + gsl_cdf_ugaussian_Pinv(SB_GOF_POWER);
-    unsigned caught = 0;
-    for (unsigned b = SB_FY_BITS_MIN; b <= SB_FY_BITS_MAX; b++) {
-        double v = 0.0;
-        for (size_t m = 2; m <= n; m++) {
-            const double r = (double)(((uint64_t)1 << b) % m);
-            v += r * ((double)m - r);
-        }
-        if (v > 0.0 && N * v / ldexp(1.0, 2 * (int)b) < zz * zz)
-            break;
-        caught = b;
-    }
+    const unsigned caught = sb_fy_bits_caught(n, samples, T, fail_alpha,
+                                              SB_GOF_POWER);
     char dist[32];
     snprintf(dist, sizeof dist, "%.3g", res->detectable);
     if (caught)

@@ -58,6 +58,27 @@ int sb_fy_upper_tail(uint64_t N, const uint32_t *m, const uint32_t *r,
                      size_t terms, double s, double span, double *p,
                      int *underflow);
 
+/* The directed subtest's noncentrality per deck of n cards against its
+   own alternative, a Fisher-Yates whose draw from 0..m-1 is a B-bit value
+   reduced with % m: sum_m r_m (m - r_m) / 4^B, r_m = 2^B mod m.  Exact:
+   the alternative moves each draw's term m [j < r_m] - r_m by
+   r_m (m - r_m) / 2^B on average, and its null variance is
+   r_m (m - r_m).  (Also the alternative's chi-square distance from the
+   uniform code, to first order in 2^-B.)  0 when every m divides 2^B. */
+double sb_fy_low_noncentrality(size_t n, unsigned bits);
+
+/* The largest B such that, after N decks of n cards, the directed
+   subtest catches rand() % m from a generator of B' bits, for every B'
+   from SB_FY_BITS_MIN to B, with probability 'power' at the level
+   fail_alpha / subtests (one-sided, the normal law of the score: N times
+   the noncentrality reaches (z_{1 - level} + z_power)^2); 0 when not
+   even SB_FY_BITS_MIN is.  The report's detectable line (power 0.9,
+   'subtests' its T) and the plan of 'rand-bits=B' (stats/plan.h) both
+   read it.  A B with no residue (every m divides 2^B) counts as
+   caught. */
+unsigned sb_fy_bits_caught(size_t n, uint64_t samples, size_t subtests,
+                           double fail_alpha, double power);
+
 /* ---- the statistic, for stats/fy_code.c and stats/fy_code_forward.c */
 
 int sb_fy_alloc(void **acc, const sb_shape *shape, const sb_stat_type *type,

@@ -33,8 +33,13 @@ static int power_ratio(double df, double alpha, double power, double *ratio)
 
 static int valid_effect(const sb_plan_effect *e)
 {
+    if (e && e->unit == SB_PLAN_RAND_BITS
+        && !(e->value >= SB_FY_BITS_MIN && e->value <= SB_FY_BITS_MAX
+             && e->value == floor(e->value)))
+        return 0;
     return e && e->value > 0.0 && isfinite(e->value)
-           && (e->unit == SB_PLAN_RELATIVE || e->unit == SB_PLAN_DISTANCE)
+           && (e->unit == SB_PLAN_RELATIVE || e->unit == SB_PLAN_DISTANCE
+               || e->unit == SB_PLAN_RAND_BITS)
            && e->alpha > 0.0 && e->alpha < 1.0 && e->power > e->alpha
            && e->power < 1.0;
 }
@@ -45,8 +50,16 @@ typedef struct ratio_cache {
     double df, ratio;         /* df 0: none yet */
 } ratio_cache;
 
-/* The point at N from an accumulator 'acc' of 't' that counted nothing. */
-static int point_from(const sb_stat_type *t, const void *acc,
+/* Whether 't' is one of the Fisher-Yates codes, whose directed subtest
+   plans rand-bits=B (they share their finalize). */
+static int fy_stat(const sb_stat_type *t)
+{
+    return t->finalize == sb_fy_finalize;
+}
+
+/* The point at N from an accumulator 'acc' of 't' on decks of n cards
+   that counted nothing. */
+static int point_from(const sb_stat_type *t, size_t n, const void *acc,
                       uint64_t samples, const sb_plan_effect *e,
                       ratio_cache *cache, sb_plan_point *pt)
 {
@@ -68,6 +81,11 @@ static int point_from(const sb_stat_type *t, const void *acc,
         pt->df = res.df;
         pt->share = res.detectable_share;
         pt->distance = res.detectable;
+        pt->subtests = res.subtests;
+        if (fy_stat(t))
+            pt->bits = sb_fy_bits_caught(n, samples,
+                                         res.subtests ? res.subtests : 1,
+                                         e->alpha, e->power);
         snprintf(pt->words, sizeof pt->words, "%s", res.detectable_desc);
         if (res.df > 0.0 && res.df != cache->df) {
             st = power_ratio(res.df, e->alpha, e->power, &cache->ratio);
@@ -93,7 +111,7 @@ int sb_plan_point_at(const sb_stat_type *t, const sb_shape *shape,
     if (st != SB_OK)
         return st;
     ratio_cache cache = { 0.0, 1.0 };
-    st = point_from(t, acc, samples, e, &cache, pt);
+    st = point_from(t, shape->n, acc, samples, e, &cache, pt);
     t->free(acc);
     return st;
 }
@@ -105,6 +123,8 @@ static double effect_distance(const sb_plan_point *pt,
 {
     if (e->unit == SB_PLAN_DISTANCE)
         return e->value;
+    if (e->unit == SB_PLAN_RAND_BITS)
+        return 0.0;
     if (!(pt->share > 0.0 && pt->share < 1.0))
         return 0.0;
     return e->value * e->value * pt->share / (1.0 - pt->share);
@@ -114,6 +134,8 @@ int sb_plan_catches(const sb_plan_point *pt, const sb_plan_effect *e)
 {
     if (!pt->applicable || !(pt->df > 0.0))
         return 0;
+    if (e->unit == SB_PLAN_RAND_BITS)
+        return pt->bits >= (unsigned)e->value;
     const double d = effect_distance(pt, e);
     return d > 0.0 && pt->distance <= d;
 }
@@ -182,6 +204,7 @@ int sb_plan_bisect(sb_plan_ok_fn ok, void *ctx, uint64_t start,
 
 typedef struct plan_ctx {
     const sb_stat_type *t;
+    size_t n;                 /* the deck size */
     const void *acc;
     const sb_plan_effect *e;
     ratio_cache cache;
@@ -191,19 +214,43 @@ typedef struct plan_ctx {
 static int plan_ok(void *ctx, uint64_t n)
 {
     plan_ctx *c = ctx;
-    const int st = point_from(c->t, c->acc, n, c->e, &c->cache, &c->pt);
+    const int st = point_from(c->t, c->n, c->acc, n, c->e, &c->cache,
+                              &c->pt);
     if (st != SB_OK)
         return -st;
     return sb_plan_catches(&c->pt, c->e);
 }
 
+/* rand-bits=B by the bits caught alone: the starting guess. */
+typedef struct bits_ctx {
+    size_t n, subtests;
+    const sb_plan_effect *e;
+} bits_ctx;
+
+static int bits_ok(void *ctx, uint64_t n)
+{
+    const bits_ctx *b = ctx;
+    return sb_fy_bits_caught(b->n, n, b->subtests, b->e->alpha,
+                             b->e->power) >= (unsigned)b->e->value;
+}
+
 /* Why a statistic cannot be planned for 'e', from its report at some N
    where it applies; "" when it can. */
-static void unplannable(const sb_plan_point *pt, const sb_plan_effect *e,
+static void unplannable(const sb_stat_type *t, size_t n,
+                        const sb_plan_point *pt, const sb_plan_effect *e,
                         char *why, size_t len)
 {
     why[0] = '\0';
-    if (!(pt->df > 0.0))
+    if (e->unit == SB_PLAN_RAND_BITS && !fy_stat(t))
+        snprintf(why, len, "only the Fisher-Yates codes state "
+                 "rand-bits=B (what it makes of these cells is not "
+                 "computed)");
+    else if (e->unit == SB_PLAN_RAND_BITS
+             && !(sb_fy_low_noncentrality(n, (unsigned)e->value) > 0.0))
+        snprintf(why, len, "rand() %% m of %.0f bits is not biased at "
+                 "n = %zu (every m divides 2^%.0f)", e->value, n,
+                 e->value);
+    else if (!(pt->df > 0.0))
         snprintf(why, len, "its detectable effect is not a chi-square "
                  "distance");
     else if (e->unit == SB_PLAN_RELATIVE && !(pt->share > 0.0))
@@ -222,7 +269,14 @@ int sb_plan_stat(const sb_stat_type *t, const sb_shape *shape,
     int st = t->alloc(&acc, shape);
     if (st != SB_OK)
         return st;
-    plan_ctx c = { .t = t, .acc = acc, .e = e, .cache = { 0.0, 1.0 } };
+    plan_ctx c = { .t = t, .n = shape->n, .acc = acc, .e = e,
+                   .cache = { 0.0, 1.0 } };
+    if (e->unit == SB_PLAN_RAND_BITS && !fy_stat(t)) {
+        unplannable(t, shape->n, &c.pt, e, row->reason,
+                    sizeof row->reason);
+        t->free(acc);
+        return SB_OK;
+    }
     /* Find where it applies at all (a statistic may need a few samples
        per cell first), to tell a unit it cannot state from a bias too
        small to catch. */
@@ -230,7 +284,7 @@ int sb_plan_stat(const sb_stat_type *t, const sb_shape *shape,
     uint64_t seen_n = 0;
     for (uint64_t n = 1024; n <= SB_PLAN_SAMPLES_MAX && st == SB_OK;
          n *= 32) {
-        st = point_from(t, acc, n, e, &c.cache, &c.pt);
+        st = point_from(t, shape->n, acc, n, e, &c.cache, &c.pt);
         if (st == SB_OK && c.pt.applicable) {
             seen = 1;
             seen_n = n;
@@ -242,27 +296,44 @@ int sb_plan_stat(const sb_stat_type *t, const sb_shape *shape,
                  "its report is not read off the number of samples "
                  "alone (with none counted: %s)", c.pt.note);
     if (st == SB_OK && seen)
-        unplannable(&c.pt, e, row->reason, sizeof row->reason);
+        unplannable(t, shape->n, &c.pt, e, row->reason,
+                    sizeof row->reason);
     if (st == SB_OK && !row->reason[0]) {
         /* Detectable distances fall about as 1/N: start from the N that
            would give, where the point applied. */
         const double d = effect_distance(&c.pt, e);
-        const double guess = (double)seen_n * c.pt.distance / d;
-        const uint64_t start = guess < 1.0 ? 1
-                             : guess > (double)SB_PLAN_SAMPLES_MAX
-                                   ? SB_PLAN_SAMPLES_MAX
-                                   : (uint64_t)guess;
-        st = sb_plan_bisect(plan_ok, &c, start, SB_PLAN_SAMPLES_MAX,
-                            &row->samples);
+        const double guess = d > 0.0 ? (double)seen_n * c.pt.distance / d
+                                     : (double)SB_PLAN_SAMPLES_MAX;
+        uint64_t start = guess < 1.0 ? 1
+                       : guess > (double)SB_PLAN_SAMPLES_MAX
+                             ? SB_PLAN_SAMPLES_MAX
+                             : (uint64_t)guess;
+        if (e->unit == SB_PLAN_RAND_BITS) {
+            /* The bits caught alone, without the finalize around them,
+               say where to start. */
+            bits_ctx b = { shape->n, c.pt.subtests ? c.pt.subtests : 1,
+                           e };
+            st = sb_plan_bisect(bits_ok, &b, seen_n, SB_PLAN_SAMPLES_MAX,
+                                &start);
+            if (start == 0)
+                start = SB_PLAN_SAMPLES_MAX;
+        }
+        if (st == SB_OK)
+            st = sb_plan_bisect(plan_ok, &c, start, SB_PLAN_SAMPLES_MAX,
+                                &row->samples);
         if (st == SB_OK && row->samples == 0)
             snprintf(row->reason, sizeof row->reason,
                      "needs more than 2^50 samples");
     }
     if (st == SB_OK && row->samples > 0) {
         /* The point at the answer, for the plan's words. */
-        st = point_from(t, acc, row->samples, e, &c.cache, &row->at);
+        st = point_from(t, shape->n, acc, row->samples, e, &c.cache,
+                        &row->at);
         row->planned = st == SB_OK && sb_plan_catches(&row->at, e);
-        row->distance = effect_distance(&row->at, e);
+        row->distance = e->unit == SB_PLAN_RAND_BITS
+                            ? sb_fy_low_noncentrality(shape->n,
+                                                      (unsigned)e->value)
+                            : effect_distance(&row->at, e);
     }
     t->free(acc);
     return st;

@@ -28,9 +28,24 @@
  *    That is the distance delta^2 p / (1 - p) (sb_gof_detectable_words),
  *    with the p of that statistic's cell: the same delta is a different
  *    distance for each statistic.
+ *  - a generator of B bits reduced with % m (rand-bits=B): a
+ *    Fisher-Yates whose draw from 0..m-1 is rand() % m, rand() of B bits,
+ *    the words of the Fisher-Yates codes' detectable line ("rand() % m
+ *    from a generator of B bits or fewer").  Planned by 'fy-code' and
+ *    'fy-code-forward' only, through their directed low-residue subtest
+ *    and its exact noncentrality against that very alternative
+ *    (sb_fy_bits_caught, the function the line is computed with, at the
+ *    plan's power): the fewest N at which the line says B bits or more.
+ *    The other statistics see that alternative only through the law it
+ *    makes of their cells, which no formula here gives: not planned.
  * A statistic whose detectable effect is not a chi-square distance
  * ('collisions': a number of reachable samples) cannot be planned, nor,
  * for a relative deviation, one whose words name no single cell.
+ *
+ * A distance is planned by the Fisher-Yates codes' per-draw fit, their
+ * omnibus part, and not by their directed subtests (the mean, the low
+ * residues): a distance says how far, not in which direction, and only
+ * the omnibus part catches every pattern at that distance.
  *
  * At power 0.9 the plan is exactly the report's figure.  At another
  * power P, the figure is scaled by lambda*(df, alpha, P) / lambda*(df,
@@ -46,18 +61,22 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "shufflebias/stat.h"
+#include "stats/fy_draws.h"
 
 /* The largest sample count a plan will propose. */
 #define SB_PLAN_SAMPLES_MAX (UINT64_C(1) << 50)
 
 typedef enum sb_plan_unit {
     SB_PLAN_RELATIVE = 0,   /* a relative deviation of one cell */
-    SB_PLAN_DISTANCE = 1    /* a chi-square distance per sample */
+    SB_PLAN_DISTANCE = 1,   /* a chi-square distance per sample */
+    SB_PLAN_RAND_BITS = 2   /* rand() % m on B bits, B = value */
 } sb_plan_unit;
 
 typedef struct sb_plan_effect {
     sb_plan_unit unit;
-    double value;           /* > 0: 0.05 is 5% for SB_PLAN_RELATIVE */
+    double value;           /* > 0: 0.05 is 5% for SB_PLAN_RELATIVE;
+                               a whole B in SB_FY_BITS_MIN..SB_FY_BITS_MAX
+                               for SB_PLAN_RAND_BITS */
     double power;           /* in (0, 1), at least alpha */
     double alpha;           /* the threshold one statistic faces: the
                                fail level over the statistics run, as
@@ -71,6 +90,10 @@ typedef struct sb_plan_point {
                                plan's power */
     double share;           /* the p of the cell the words name, or 0 */
     double df;
+    unsigned subtests;      /* the report's subtests (0 or 1: one test) */
+    unsigned bits;          /* the Fisher-Yates codes: the largest B up to
+                               which rand() % m of B bits is caught at the
+                               plan's power (sb_fy_bits_caught); else 0 */
     char words[200];        /* the report's detectable line (power 0.9) */
     char note[512];         /* when not applicable: the reason */
 } sb_plan_point;
@@ -83,7 +106,9 @@ typedef struct sb_plan_row {
                                effect (bisection; checked at this N) */
     double distance;        /* the effect as a distance for this
                                statistic (delta^2 p / (1 - p) for a
-                               relative effect) */
+                               relative effect; for rand-bits=B, the
+                               directed subtest's noncentrality per
+                               sample) */
     sb_plan_point at;       /* the report at 'samples' */
     char reason[640];       /* why not planned */
 } sb_plan_row;
@@ -105,7 +130,8 @@ int sb_plan_stat(const sb_stat_type *t, const sb_shape *shape,
                  const sb_plan_effect *e, sb_plan_row *row);
 
 /* Whether a report point catches the effect: applicable, and its
-   distance at most the effect's distance for it. */
+   distance at most the effect's distance for it (for rand-bits=B: its
+   'bits' at least B). */
 int sb_plan_catches(const sb_plan_point *pt, const sb_plan_effect *e);
 
 /* A smallest N in 1..max with ok(ctx, N) true: from the guess 'start',

@@ -21,10 +21,32 @@
 #include "shufflebias/status.h"
 #include "stats/battery.h"
 
+/* rand-bits=B: a whole number of bits the directed subtest tests. */
+static int parse_rand_bits(const char *arg, const char *s, sb_plan_effect *e)
+{
+    char *end;
+    errno = 0;
+    const long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || *s == '+' || *s == '-'
+        || v < SB_FY_BITS_MIN || v > SB_FY_BITS_MAX) {
+        sb_cli_error("invalid --effect '%s': rand-bits=B takes a whole "
+                     "number of bits from %d to %d (rand() %% m from a "
+                     "generator of B bits: 15 for rand() on Windows, 31 "
+                     "for glibc)", arg, SB_FY_BITS_MIN, SB_FY_BITS_MAX);
+        return -1;
+    }
+    e->unit = SB_PLAN_RAND_BITS;
+    e->value = (double)v;
+    return 0;
+}
+
 int sb_cli_parse_effect(const char *arg, sb_plan_effect *e)
 {
     static const char distance[] = "distance=";
+    static const char rand_bits[] = "rand-bits=";
     const char *s = arg;
+    if (strncmp(s, rand_bits, sizeof rand_bits - 1) == 0)
+        return parse_rand_bits(arg, s + sizeof rand_bits - 1, e);
     e->unit = SB_PLAN_RELATIVE;
     if (strncmp(s, distance, sizeof distance - 1) == 0) {
         e->unit = SB_PLAN_DISTANCE;
@@ -42,8 +64,10 @@ int sb_cli_parse_effect(const char *arg, sb_plan_effect *e)
     if (errno || end == s || *end || !(v > 0.0) || !isfinite(v)
         || (e->unit == SB_PLAN_RELATIVE && v > 1.0)) {
         sb_cli_error("invalid --effect '%s': expected a relative deviation "
-                     "of one cell such as 0.05 or 5%%, or a chi-square "
-                     "distance per sample such as distance=1e-4", arg);
+                     "of one cell such as 0.05 or 5%%, a chi-square "
+                     "distance per sample such as distance=1e-4, or "
+                     "rand-bits=B (rand() %% m from a generator of B bits)",
+                     arg);
         return -1;
     }
     e->value = v;
@@ -110,6 +134,9 @@ static void effect_words(char *buf, size_t len, const sb_plan_effect *e)
     if (e->unit == SB_PLAN_DISTANCE) {
         snprintf(buf, len, "a chi-square distance of %.3g per sample",
                  e->value);
+    } else if (e->unit == SB_PLAN_RAND_BITS) {
+        snprintf(buf, len, "Fisher-Yates drawing rand() %% m from a "
+                 "generator of %.0f bits", e->value);
     } else {
         char pct[32];
         sb_gof_percent(pct, sizeof pct, 100.0 * e->value);
@@ -248,7 +275,8 @@ json_t *sb_cli_plan_json(const sb_cli_plan *plan)
     return json_pack("{s:{s:s, s:f}, s:f, s:f, s:I, s:s, s:o}",
                      "effect", "unit",
                      plan->effect.unit == SB_PLAN_DISTANCE ? "distance"
-                                                           : "relative",
+                     : plan->effect.unit == SB_PLAN_RAND_BITS ? "rand-bits"
+                                                              : "relative",
                      "value", plan->effect.value,
                      "power", plan->effect.power,
                      "alpha", plan->effect.alpha,
