@@ -166,6 +166,57 @@ class Effect(unittest.TestCase):
         self.assertEqual(code, 0)
         self.assertNotIn("note:", out)
 
+    def test_rand_bits(self):
+        # rand-bits=B is planned by the Fisher-Yates codes alone, and the
+        # run at the planned size reports that it catches B bits: the
+        # same function computes the plan and the report's line.  A fair
+        # Fisher-Yates at 5 cards (the statistics' nulls hold exactly; a
+        # fixed seed).
+        code, out, err = run(["test", "fisher-yates", "--n", "5", "--seed",
+                              "4", "--effect", "rand-bits=8", "--tests",
+                              "position,fy-code,fy-code-forward", "--json",
+                              "-", "--threads", "2"])
+        self.assertEqual(code, 0, err)
+        rep = json.loads(out)
+        plan = rep["plan"]
+        self.assertEqual(plan["effect"], {"unit": "rand-bits", "value": 8})
+        self.assertEqual(rep["samples"], plan["samples"])
+        self.assertEqual(plan["decided_by"], "fy-code")
+        rows = {r["name"]: r for r in plan["tests"]}
+        self.assertFalse(rows["position"]["planned"])
+        self.assertIn("only the Fisher-Yates codes", rows["position"]["reason"])
+        self.assertEqual(rows["fy-code"]["samples"],
+                         rows["fy-code-forward"]["samples"])
+        # The noncentrality of 8 bits at 5 cards: sum over m of
+        # r (m - r) / 4^8, r = 256 mod m: m = 3 and 5 have r = 1.
+        self.assertAlmostEqual(rows["fy-code"]["distance"],
+                               (1 * 2 + 1 * 4) / 4 ** 8, places=15)
+        tests = {t["name"]: t for t in rep["tests"]}
+        for name in ("fy-code", "fy-code-forward"):
+            m = re.search(r"generator of ([0-9]+) bits or fewer",
+                          tests[name]["detectable_description"])
+            self.assertTrue(m, tests[name]["detectable_description"])
+            self.assertGreaterEqual(int(m.group(1)), 8)
+        self.assertTrue(err.startswith("plan: Fisher-Yates drawing rand() % "
+                                       "m from a generator of 8 bits"), err)
+        # --plan alone, at 52 cards: the codes planned, the rest not.
+        code, out, err = run(["test", "fisher-yates-mod", "--n", "52",
+                              "--effect", "rand-bits=15", "--plan",
+                              "--threads", "1"])
+        self.assertEqual((code, err), (0, ""))
+        self.assertRegex(out, r"\n  fy-code +[0-9]+ samples  \(the report "
+                         r"will say: rand\(\) % m from a generator of "
+                         r"(1[5-9]|2[0-9]|3[0-2]) bits or fewer")
+        self.assertIn("samples: ", out)
+        self.assertIn("as 'fy-code' needs", out)
+        self.assertRegex(out, r"\n  position +not planned: only the "
+                         r"Fisher-Yates codes state rand-bits=B")
+        # Nothing but the codes can plan it.
+        code, _, err = run(["test", "fisher-yates", "--effect",
+                            "rand-bits=15", "--tests", "position", "--plan"])
+        self.assertEqual(code, 2)
+        self.assertIn("no statistic of the run can be planned", err)
+
     def test_refusals(self):
         cases = [
             (["--power", "0.9"], "--power goes with --effect"),
@@ -176,6 +227,13 @@ class Effect(unittest.TestCase):
             (["--effect", "1.5"], "invalid --effect '1.5'"),
             (["--effect", "150%"], "invalid --effect '150%'"),
             (["--effect", "distance=x"], "invalid --effect 'distance=x'"),
+            (["--effect", "rand-bits=7"], "rand-bits=B takes a whole "
+             "number of bits from 8 to 32"),
+            (["--effect", "rand-bits=33"], "invalid --effect 'rand-bits=33'"),
+            (["--effect", "rand-bits=15.5"], "from 8 to 32"),
+            (["--effect", "rand-bits="], "from 8 to 32"),
+            (["--effect", "rand-bits=+15"], "from 8 to 32"),
+            (["--effect", "rand-bits=15%"], "from 8 to 32"),
             (["--effect", "0.1", "--power", "1"], "invalid --power '1'"),
             (["--effect", "0.1", "--plan", "--json", "-"], "drop '--json'"),
         ]

@@ -27,7 +27,7 @@ static int parse_rand_bits(const char *arg, const char *s, sb_plan_effect *e)
     char *end;
     errno = 0;
     const long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || *s == '+' || *s == '-'
+    if (errno || end == s || *end || !(*s >= '0' && *s <= '9')
         || v < SB_FY_BITS_MIN || v > SB_FY_BITS_MAX) {
         sb_cli_error("invalid --effect '%s': rand-bits=B takes a whole "
                      "number of bits from %d to %d (rand() %% m from a "
