@@ -243,8 +243,10 @@ static const sb_option options[] = {
         "choose the samples so that a bias of E is caught: E = 0.05 (or "
         "5%) is one cell of a statistic, the one its detectable-effect "
         "line names, 5% more or less often than its rate; distance=D is a "
-        "chi-square distance of D per sample; the plan is printed on "
-        "stderr before the run and kept in the JSON"),
+        "chi-square distance of D per sample; rand-bits=B (8 to 32) is "
+        "rand() % m on a B-bit generator, planned by fy-code and "
+        "fy-code-forward; the plan is printed on stderr before the run "
+        "and kept in the JSON"),
     ROW("power", "P", effect, GIVEN(power_given), set_power,
         "with --effect: the probability of catching it at the fail "
         "threshold (default 0.9, from 0.5 to 0.9999)"),
