@@ -575,6 +575,8 @@ unsigned sb_fy_bits_caught(size_t n, uint64_t samples, size_t subtests,
     const double zz = gsl_cdf_ugaussian_Qinv(fail_alpha / (double)subtests)
                     + gsl_cdf_ugaussian_Pinv(power);
     unsigned caught = 0;
+    if (!isfinite(zz))
+        return 0;               /* a level or power outside (0, 1) */
     for (unsigned b = SB_FY_BITS_MIN; b <= SB_FY_BITS_MAX; b++) {
         const double lambda1 = sb_fy_low_noncentrality(n, b);
         if (lambda1 > 0.0 && (double)samples * lambda1 < zz * zz)
