@@ -21,6 +21,16 @@ over many seeds at a small sample size, and compare
 Writes docs/calibration.md and out/calibration.json (--quick: a few seeds,
 out/calibration-quick.{md,json}, for smoke tests; docs/ only ever holds full
 runs).
+
+--tail measures what the battery runs cannot: the far tail, P(p < 1e-6) and
+P(p < 1e-7), of every statistic that pools a 1-D law.  The counts are drawn
+from each statistic's exact null (a multinomial over its categories, before
+pooling) and referred to it by the program's own code, through the driver
+build/sb_calibrate_tail (tests/calibrate_tail.c), at 52 cards and 2,000,
+5,000, 10^5 and 10^6 samples.  --before DRIVER runs a second driver (built
+from an older source) on the same replicates - the same seeds give the same
+counts - for a before/after table.  Writes the section between the tail
+markers of docs/calibration.md and out/calibration-tail.json.
 """
 
 import argparse
@@ -30,6 +40,7 @@ import sys
 import time
 
 import battery_runs as br
+import calibrate_tail as ct
 
 # The shuffles known to be exactly uniform, one per kind of sample and two
 # sources: (algorithm, --rng or None).  Deals and draws take their default
@@ -71,6 +82,19 @@ def parse_args(argv):
                     help="runs at a time (default 2)")
     ap.add_argument("--cli", help="the shufflebias binary (default: "
                     "build/shufflebias)")
+    ap.add_argument("--tail", action="store_true",
+                    help="the far tail of the pooled statistics instead "
+                    "(see the top of calibrate.py)")
+    ap.add_argument("--reps", type=int, default=ct.REPS,
+                    help="--tail: replicates per setting at 2,000 and 5,000 "
+                    "samples (default %d; fewer at 10^5 and 10^6 and for "
+                    "the costly statistics, see calibrate_tail.py)"
+                    % ct.REPS)
+    ap.add_argument("--driver", help="--tail: the driver (default: "
+                    "build/sb_calibrate_tail)")
+    ap.add_argument("--before", metavar="DRIVER",
+                    help="--tail: also run this driver, built from an older "
+                    "source, on the same replicates")
     return ap.parse_args(argv)
 
 
@@ -301,6 +325,8 @@ def render(cfg, per_stat, per_pair, battery, errors):
 
 def main(argv):
     args = parse_args(argv)
+    if args.tail:
+        return ct.main(args, argv)
     base = QUICK if args.quick else FULL
     seeds = args.seeds or base["seeds"]
     samples = args.samples or base["samples"]
@@ -328,7 +354,10 @@ def main(argv):
                                            seed_of(0, 0), escalate=0)),
            "seeds": seeds, "samples": samples, "runs": len(specs),
            "jobs": args.jobs, "seconds": seconds}
-    br.write_text(md_path, render(cfg, per_stat, per_pair, battery, errors))
+    text = render(cfg, per_stat, per_pair, battery, errors)
+    if not args.quick:
+        text = ct.keep_section(md_path, text)
+    br.write_text(md_path, text)
     per_alg_seconds = {}
     for r in runs:
         per_alg_seconds.setdefault(r["algorithm"], []).append(r["seconds"])

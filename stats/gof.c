@@ -1,5 +1,6 @@
 /*
- * gof.c - Pearson X^2, its p-values, pooling, effect and power.
+ * gof.c - Pearson X^2, its p-values, pooling, effect and power, and the
+ * exact tail of pooled 1-D laws (binomial splits, below sb_gof_pool).
  *
  * Three ideas, each borrowed:
  *  a) pooling as TestU01 does it (sknuth.c, gofs.c): adjacent categories
