@@ -304,10 +304,12 @@ def render(cfg, per_stat, per_pair, battery, errors):
       "valid: P(p < a) <= a for every a.  The tables check that premise "
       "where it can be counted - at 1e-2 and 1e-3, and over the whole "
       "distribution with KS.  Below 1e-3 it rests on each null being right "
-      "in its far tail: exact distributions computed from their formulas, "
-      "and chi-square approximations used only where the expected counts "
-      "are large enough for them (each statistic's source file gives its "
-      "null and why it holds).\n")
+      "in its far tail: exact distributions computed from their formulas "
+      "(the pooled 1-D statistics through exact binomial splits, whose "
+      "p-values are valid at every level by construction; their far tail "
+      "is measured in the last section, by `scripts/calibrate --tail`), "
+      "and chi-square limits for the tables of many cells (each "
+      "statistic's source file gives its null and why it holds).\n")
     w("A KS rejection means that statistic's p-values are not uniform under "
       "a fair shuffle: its null is wrong somewhere - wrong degrees of "
       "freedom, a margin correction missing, a chi-square approximation used "

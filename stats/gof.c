@@ -786,8 +786,9 @@ int sb_gof_law_result(sb_result *res, const char *name,
     if (st != SB_OK)
         return st;
 
-    snprintf(res->null_desc, sizeof res->null_desc, "%s; chi-square(%zu)",
-             law->desc, groups - 1);
+    snprintf(res->null_desc, sizeof res->null_desc,
+             "%s; exact binomial splits, chi-square(%zu)", law->desc,
+             groups - 1);
 
     char label[64], obs[32], want[32];
     const sb_table *t = &res->table;
