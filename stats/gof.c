@@ -514,7 +514,9 @@ int sb_gof_pooled_begin(sb_gof_pooled *p, sb_result *res, const double *prob,
    chi-square(G - 1) is Lancaster's combination of tests (H. O. Lancaster,
    "The combination of probabilities: an application of orthonormal
    functions", Austral. J. Statist. 3, 1961) along Lancaster's partition of
-   a multinomial chi-square into binomial components (Biometrika 36, 1949):
+   a multinomial chi-square into binomial components ("The derivation and
+   partition of chi-square in certain discrete distributions", Biometrika
+   36, 1949):
    its p-value satisfies P(p <= a) <= a for every a, every N and every law
    - a theorem, not an approximation.  Where groups are large each Y_g is
    the split's deviance to within the binomial's discreteness, and the
