@@ -85,7 +85,8 @@ def parse_args(argv):
                     "build/shufflebias)")
     ap.add_argument("--rerender", action="store_true",
                     help="re-analyse the runs kept in out/calibration.json "
-                    "and rewrite docs/calibration.md, running nothing")
+                    "(with --tail: out/calibration-tail.json) and rewrite "
+                    "docs/calibration.md, running nothing")
     ap.add_argument("--tail", action="store_true",
                     help="the far tail of the pooled statistics instead "
                     "(see the top of calibrate.py)")

@@ -15,8 +15,8 @@ between the markers below, and out/calibration-tail.json.
 The replicates per setting: REPS at 2,000 and 5,000 samples, a quarter of
 it at 10^5 and a tenth at 10^6 (each replicate costs more there), and a
 tenth of those for the statistics whose replicates cost ten times more
-(inversions and the deal statistics).  With the default that is about a
-quarter of an hour on 2 cores (docs/speed.md).  Seeds: 7000000 + 100 i + j
+(inversions and the deal statistics); how long that takes: docs/speed.md.
+--rerender writes the section again from out/calibration-tail.json.  Seeds: 7000000 + 100 i + j
 for the i-th statistic and the j-th size, so a second driver (--before)
 sees exactly the same counts.
 """
@@ -153,6 +153,12 @@ def render(cfg, after, before):
             rows.append(row)
     w(br.md_table(heads, rows, "lrr" + "l" * (len(heads) - 3)))
     w("")
+    w("Each interval misses the true rate one time in forty on the high "
+      "side, so a rate that sits exactly at its level is marked **high** "
+      "about one time in forty by chance (%d `after` intervals here).  "
+      "Where every group is large (10^6 samples) the statistic is very "
+      "nearly chi-square and its rate does sit at the level, not below "
+      "it.\n" % (len(rows) * len(SHOWN)))
     w("What the counts can and cannot show: a rate of 1e-7 needs about "
       "3 x 10^7 replicates to be told from zero, more than this budget "
       "gives each setting, so the 1e-7 column bounds the rate from above "
@@ -192,7 +198,24 @@ def write_section(md_path, section):
     br.write_text(md_path, new)
 
 
+def rerender():
+    """The section again from out/calibration-tail.json."""
+    root = br.ROOT
+    with open(os.path.join(root, "out", "calibration-tail.json")) as f:
+        kept = json.load(f)
+    def keyed(rows):
+        return None if rows is None else {
+            (r["statistic"], r["samples"]): r for r in rows}
+    write_section(os.path.join(root, "docs", "calibration.md"),
+                  render(kept["cfg"], keyed(kept["after"]),
+                         keyed(kept["before"])))
+    print("rewrote the tail section of docs/calibration.md")
+    return 0
+
+
 def main(args, argv):
+    if args.rerender:
+        return rerender()
     root = br.ROOT
     driver = args.driver or os.path.join(root, "build", "sb_calibrate_tail")
     settings = [(name, n, reps_for(args.reps, n, costly), seed_for(i, j))
@@ -207,15 +230,19 @@ def main(args, argv):
         before = measure(args.before, settings, args.jobs,
                          "calibrate --tail (before)")
         bdir = os.path.dirname(os.path.dirname(os.path.abspath(args.before)))
-        cfg["before_revision"] = br.source_revision(bdir)
+        # Dirty by the driver added to it, nothing else.
+        rev = br.source_revision(bdir).replace("-dirty", "")
+        cfg["before_revision"] = rev
         cfg["before_how"] = ("git worktree add OLD %s; copy "
                              "tests/calibrate_tail.c and its lines of "
-                             "CMakeLists.txt there; build OLD/build"
-                             % cfg["before_revision"])
+                             "CMakeLists.txt there; build OLD/build" % rev)
+        cfg["command"] = cfg["command"].replace(
+            args.before, "OLD/build/sb_calibrate_tail")
     cfg["seconds"] = time.monotonic() - t0
     md_path = os.path.join(root, "docs", "calibration.md")
     write_section(md_path, render(cfg, after, before))
     br.write_json(os.path.join(root, "out", "calibration-tail.json"), {
+        "cfg": cfg,
         "command": cfg["command"], "revision": cfg["revision"],
         "sizes": list(SIZES), "levels": list(LEVELS),
         "after": [dict(statistic=k[0], samples=k[1], seed=s[3], **v)
