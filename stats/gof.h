@@ -2,8 +2,9 @@
  * gof.h - goodness-of-fit machinery shared by every statistic.
  *
  * A statistic counts; this module turns counts into a result: Pearson's
- * X^2 against an exact null, its upper-tail p-value (GSL cdfs), pooling of
- * sparse categories, the effect size and the detectable effect.  Nothing
+ * X^2 against an exact null (for pooled 1-D laws, exact binomial splits
+ * instead: sb_gof_pooled_x2), its upper-tail p-value (GSL cdfs), pooling
+ * of sparse categories, the effect size and the detectable effect.  Nothing
  * here is specific to one statistic, and no statistic repeats any of it.
  *
  * GSL's error handler must be off (main turns it off, tests call
@@ -154,9 +155,10 @@ typedef struct sb_gof_law {
    category i of 'law'.  Pools as sb_gof_pool does, from the low end until
    every group expects SB_GOF_MIN_EXPECTED (the groups and what was pooled
    go in the note and the table, 1 x groups with value ranges lo..hi),
-   refers X^2 to chi-square(groups - 1), and names the group of largest
-   contribution in effect_desc: "1 cycle: 99.9% of decks against 1.92%
-   expected".  Fewer than two groups make the result not applicable.
+   refers the statistic of sb_gof_pooled_x2 to chi-square(groups - 1) (a
+   valid p-value at every level: P(p <= a) <= a, exactly), and names the
+   group of largest Pearson contribution in effect_desc: "1 cycle: 99.9%
+   of decks against 1.92% expected".  Fewer than two groups make the result not applicable.
    'res' is begun here.  Returns SB_OK, SB_ENOMEM, SB_ERANGE, or SB_EINVAL
    (no counts, an empty law, or neither names nor units). */
 int sb_gof_law_result(sb_result *res, const char *name,
@@ -182,11 +184,20 @@ typedef struct sb_gof_pooled {
 int sb_gof_pooled_begin(sb_gof_pooled *p, sb_result *res, const double *prob,
                         size_t k, uint64_t samples);
 
-/* X^2 of 'counts' (k values, counts[i] for the value first_value + i)
-   over the groups.  Each group's observed and expected counts go to row
-   'row' of 't' (p->groups columns), and its value range too when t->lo
-   is set.  *worst receives the group of largest contribution and
-   *worst_c that contribution (-1 when there are no groups). */
+/* The statistic of 'counts' (k values, counts[i] for the value
+   first_value + i) over the groups, to be referred to
+   chi-square(groups - 1) (sb_gof_chisq_p, sb_gof_chisq_result): not
+   Pearson's X^2, whose far tail is liberal when a group expects few
+   samples, but T = sum of Y_g over the G - 1 binomial splits of the
+   multinomial (group g against groups 0..g-1), Y_g the chi-square(1)
+   quantile of the split's exact two-sided likelihood-ratio p-value.  T is
+   stochastically at most chi-square(G - 1) at every N, so the p-value is
+   valid at every level; where groups are large T is the likelihood-ratio
+   G^2 (why and how: gof.c).  Each group's observed and expected counts go
+   to row 'row' of 't' (p->groups columns), and its value range too when
+   t->lo is set.  *worst receives the group of largest Pearson
+   contribution (O - E)^2 / E and *worst_c that contribution (-1 when there
+   are no groups). */
 double sb_gof_pooled_x2(const sb_gof_pooled *p, const uint64_t *counts,
                         long first_value, sb_table *t, size_t row,
                         size_t *worst, double *worst_c);

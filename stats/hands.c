@@ -328,7 +328,8 @@ int sb_hands_result(sb_result *res, const sb_hands_tests *t,
     const size_t b_lo = big_g ? last[big_g - 1] + 1 : 0;
     if (st == SB_OK) {
         snprintf(res->null_desc, sizeof res->null_desc,
-                 "%s; chi-square(%zu) for each of %zu, Bonferroni",
+                 "%s; exact binomial splits, chi-square(%zu) for each of "
+                 "%zu, Bonferroni",
                  t->null_desc, groups - 1, t->tests);
         sb_gof_pooled_note(&p, pooling, sizeof pooling);
         snprintf(res->note, sizeof res->note,

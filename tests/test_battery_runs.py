@@ -216,6 +216,26 @@ class Contract(unittest.TestCase):
         self.assertFalse(per_stat["cont"]["discrete"])
         self.assertEqual(battery["all"]["runs"], 1)
 
+    def test_calibration_one_sided_for_pooled_laws(self):
+        import calibrate
+        # D+ is the largest excess of F_n(a) over a: none for p-values
+        # that sit high (a conservative test), 1 - 1/n short of full for
+        # p-values all near 0 (a broken one).
+        self.assertEqual(calibrate.ks_above([0.9, 0.95, 1.0])[0], 0.0)
+        d, p = calibrate.ks_above([1e-9] * 100)
+        self.assertAlmostEqual(d, 1.0 - 1e-9)
+        self.assertLess(p, 1e-80)
+        d, _ = calibrate.ks_above([0.1, 0.5, 0.5, 0.9])
+        self.assertAlmostEqual(d, 0.25)
+        # Pooled laws, and serial on draws alone, are held to D+.
+        self.assertTrue(calibrate.pooled("successions", ["fisher-yates"]))
+        self.assertTrue(calibrate.pooled("serial", ["partial-deal"]))
+        self.assertFalse(calibrate.pooled("serial", ["fisher-yates"]))
+        self.assertFalse(calibrate.pooled("position", ["fisher-yates"]))
+        s = calibrate.summarize([0.9, 0.99], False, 1, True)
+        self.assertTrue(s["ks"]["one_sided"])
+        self.assertEqual(calibrate.ks_cells(s)[0], "D+ 0.0100")
+
 
 class PowerSearch(unittest.TestCase):
     def test_settle(self):

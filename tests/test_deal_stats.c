@@ -725,10 +725,11 @@ static void test_pairs_correction_simulated(void **state)
 /* ---- tests hand by hand, combined -------------------------------------- */
 
 /* The combination, recomputed here for fair bridge deals (the test's own
-   sampler, 3000 deals): each sub-test's X^2 over the groups that
-   sb_gof_pool makes of the null's expectations (the nulls are checked
+   sampler, 3000 deals): each sub-test's pooled statistic
+   (sb_gof_pooled_x2, checked exactly in test_gof_tail.c) over the groups
+   that sb_gof_pool makes of the null's expectations (the nulls are checked
    above), the largest of them as the statistic, groups - 1 degrees of
-   freedom, and p = min(1, T Q(X^2_max)) with T = 4 hands (hand-patterns,
+   freedom, and p = min(1, T Q(T_max)) with T = 4 hands (hand-patterns,
    hcp) or 16 hands and suits (suit-lengths); every row of the table holds
    N deals. */
 static void check_hands(const sb_stat_type *t, const sb_card *deals,
@@ -746,23 +747,33 @@ static void check_hands(const sb_stat_type *t, const sb_card *deals,
     for (size_t i = 0; i < k; i++)
         e[i] = (double)N * prob[i];
     assert_int_equal(sb_gof_pool(e, k, 5.0, last, &groups), SB_OK);
+    sb_result pr;
+    sb_gof_begin(&pr, "pooled");
+    sb_gof_pooled pooled;
+    assert_int_equal(sb_gof_pooled_begin(&pooled, &pr, prob, k, N), SB_OK);
+    assert_int_equal(pooled.groups, groups);
+    sb_table row;
+    assert_int_equal(sb_gof_table_alloc(&row, 1, groups, 1), SB_OK);
     double worst = 0.0;
     for (size_t x = 0; x < tests; x++) {
-        double x2 = 0.0, rows = 0.0;
-        size_t start = 0;
+        double rows = 0.0, wc;
+        size_t wg;
+        const double stat = sb_gof_pooled_x2(&pooled, counts + x * k, 0,
+                                             &row, 0, &wg, &wc);
         for (size_t g = 0; g < groups; g++) {
-            double o = 0.0, ex = 0.0;
-            for (size_t i = start; i <= last[g]; i++) {
-                o += (double)counts[x * k + i];
-                ex += e[i];
-            }
-            x2 += (o - ex) * (o - ex) / ex;
             rows += r.table.observed[x * groups + g];
-            start = last[g] + 1;
+            assert_close(r.table.observed[x * groups + g], row.observed[g],
+                         0);
         }
-        worst = fmax(worst, x2);
+        worst = fmax(worst, stat);
         assert_close(rows, (double)N, 0);
     }
+    sb_gof_pooled_end(&pooled);
+    sb_result_clear(&pr);
+    free(row.observed);
+    free(row.expected);
+    free(row.lo);
+    free(row.hi);
     assert_int_equal(r.table.rows, tests);
     assert_int_equal(r.table.cols, groups);
     assert_close(r.df, (double)(groups - 1), 0);

@@ -10,7 +10,8 @@ it, reduced to what can be asserted.
     no escalation.  No run may fail; at most 5 of the 1,000 may be suspect
     or fail; every statistic's p-values (randomized when discrete, as
     calibrate does) must pass a Kolmogorov-Smirnov test of uniformity at
-    1e-4.
+    1e-4 - one-sided, no excess of small p-values, for the pooled 1-D
+    laws, whose exact tests are valid and conservative (calibrate.pooled).
   - Power: settings that docs/power.md finds in 9 of 10 runs at a few
     hundred decks must fail in every one of 5 seeds at 8 times that.
 
