@@ -19,6 +19,8 @@ const sb_stat_type *const sb_stat_types[] = {
     &sb_stat_successions,
     &sb_stat_new_age_solitaire,
     &sb_stat_poker7,
+    &sb_stat_fy_code,
+    &sb_stat_fy_code_forward,
     &sb_stat_serial,
     &sb_stat_card_hand,
     &sb_stat_hand_patterns,

@@ -23,6 +23,8 @@ extern const sb_stat_type sb_stat_inversions;     /* stats/inversions.c */
 extern const sb_stat_type sb_stat_successions;    /* stats/successions.c */
 extern const sb_stat_type sb_stat_new_age_solitaire; /* stats/new_age_solitaire.c */
 extern const sb_stat_type sb_stat_poker7;         /* stats/poker7.c */
+extern const sb_stat_type sb_stat_fy_code;        /* stats/fy_code.c */
+extern const sb_stat_type sb_stat_fy_code_forward; /* stats/fy_code_forward.c */
 extern const sb_stat_type sb_stat_serial;         /* stats/serial.c */
 extern const sb_stat_type sb_stat_card_hand;      /* stats/card_hand.c */
 extern const sb_stat_type sb_stat_hand_patterns;  /* stats/hand_patterns.c */
@@ -55,9 +57,10 @@ int sb_stat_check(const sb_stat_type *t, const sb_shape *s, char *why,
    whose default_kinds include its kind, in registry order (for
    permutations: position, permutation when n <= 10, fixed-points, cycles,
    rising, descents, inversions when n <= 1024, successions,
-   new-age-solitaire when n >= 4, poker7 when n = 52, serial, collisions
-   when n >= 15; for deals card-hand, hand-patterns and suit-lengths from
-   26 cards, hcp from 10, same-hand-pairs from 4, collisions when n >= 15;
+   new-age-solitaire when n >= 4, poker7 when n = 52, fy-code and
+   fy-code-forward when 2 <= n <= 4096, serial, collisions when n >= 15;
+   for deals card-hand, hand-patterns and suit-lengths from 26 cards, hcp
+   from 10, same-hand-pairs from 4, collisions when n >= 15;
    for draws serial, card-slot, collisions when n >= 15).
    Writes at most 'max' of them to 'out' and returns how many were
    written; max = SB_STAT_DEFAULTS_MAX always suffices. */

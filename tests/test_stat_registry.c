@@ -218,6 +218,9 @@ static void test_registry(void **state)
     assert_ptr_equal(sb_stat_find("card-slot"), &sb_stat_card_slot);
     assert_ptr_equal(sb_stat_find("serial"), &sb_stat_serial);
     assert_ptr_equal(sb_stat_find("collisions"), &sb_stat_collisions);
+    assert_ptr_equal(sb_stat_find("fy-code"), &sb_stat_fy_code);
+    assert_ptr_equal(sb_stat_find("fy-code-forward"),
+                     &sb_stat_fy_code_forward);
     assert_null(sb_stat_find("positon"));
     assert_null(sb_stat_find(NULL));
 
@@ -240,7 +243,7 @@ static void test_registry(void **state)
                      SB_EINVAL);
 
     const sb_stat_type *out[SB_STAT_DEFAULTS_MAX];
-    assert_int_equal(sb_stat_defaults(&s52, out, SB_STAT_DEFAULTS_MAX), 11);
+    assert_int_equal(sb_stat_defaults(&s52, out, SB_STAT_DEFAULTS_MAX), 13);
     assert_ptr_equal(out[0], &sb_stat_position);
     assert_ptr_equal(out[1], &sb_stat_fixed_points);
     assert_ptr_equal(out[2], &sb_stat_cycles);
@@ -250,19 +253,22 @@ static void test_registry(void **state)
     assert_ptr_equal(out[6], &sb_stat_successions);
     assert_ptr_equal(out[7], &sb_stat_new_age_solitaire);
     assert_ptr_equal(out[8], &sb_stat_poker7);
-    assert_ptr_equal(out[9], &sb_stat_serial);
-    assert_ptr_equal(out[10], &sb_stat_collisions);
+    assert_ptr_equal(out[9], &sb_stat_fy_code);
+    assert_ptr_equal(out[10], &sb_stat_fy_code_forward);
+    assert_ptr_equal(out[11], &sb_stat_serial);
+    assert_ptr_equal(out[12], &sb_stat_collisions);
     /* No collisions below 15 cards (15! ~ 2^40.25), no poker7 but at 52. */
     sb_shape s10 = perm_shape(10), s1 = perm_shape(1);
-    assert_int_equal(sb_stat_defaults(&s10, out, SB_STAT_DEFAULTS_MAX), 10);
+    assert_int_equal(sb_stat_defaults(&s10, out, SB_STAT_DEFAULTS_MAX), 12);
     assert_ptr_equal(out[1], &sb_stat_permutation);
-    assert_ptr_equal(out[9], &sb_stat_serial);
+    assert_ptr_equal(out[11], &sb_stat_serial);
     /* One card: the four tables and serial; the order statistics need
        two cards, the solitaire four. */
     assert_int_equal(sb_stat_defaults(&s1, out, SB_STAT_DEFAULTS_MAX), 5);
     assert_int_equal(sb_stat_defaults(&s1, out, 2), 2);
     /* 5000 cards: no n x n table (position, serial: n <= 4096), no
-       inversions (n <= 1024), no poker7 (52 only). */
+       Fisher-Yates code (n <= 4096), no inversions (n <= 1024), no
+       poker7 (52 only). */
     assert_int_equal(sb_stat_defaults(&big, out, SB_STAT_DEFAULTS_MAX), 7);
     assert_ptr_equal(out[6], &sb_stat_collisions);
     sb_shape draw = { SB_KIND_DRAW, 52, 5, 0 };

@@ -198,7 +198,7 @@ static int is_tied(const sb_stat_type *t)
 {
     static const char *const tied[] = { "position", "card-hand",
         "card-slot", "serial", "hand-patterns", "suit-lengths", "hcp",
-        "same-hand-pairs", NULL };
+        "same-hand-pairs", "fy-code", "fy-code-forward", NULL };
     for (size_t i = 0; tied[i] != NULL; i++)
         if (strcmp(t->name, tied[i]) == 0)
             return 1;
