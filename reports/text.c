@@ -65,9 +65,12 @@ static void render_diagnosis(FILE *f, const sb_diagnosis *g)
         fprintf(f, "diagnosis: no close match in the catalogue (nearest "
                 "%s, score %.2f of 1; a close match from %.2f)\n",
                 g->name, g->score, g->threshold);
+    else if (g->signatures)
+        fprintf(f, "diagnosis: no close match in the catalogue (no "
+                "catalogued flaw's pattern points the same way)\n");
     else
-        fprintf(f, "diagnosis: no close match in the catalogue (nothing "
-                "to compare with)\n");
+        fprintf(f, "diagnosis: no close match in the catalogue (it holds "
+                "no flaw of this kind and size)\n");
     if (g->looks[0])
         fprintf(f, "  bias       %s\n", g->looks);
     if (g->state != SB_DIAGNOSIS_MATCH)

@@ -467,14 +467,15 @@ unsigned sb_cli_threads_default(void)
                                                      : (unsigned)n;
 }
 
-void sb_cli_diagnose(sb_report *rep, unsigned threads, int quiet,
-                     volatile sig_atomic_t *stop)
+void sb_cli_diagnose(sb_diagnoser *d, sb_report *rep, unsigned threads,
+                     int quiet, volatile sig_atomic_t *stop)
 {
     if (rep->verdict == SB_VERDICT_FAIL && !rep->run.partial && !quiet
         && isatty(STDERR_FILENO))
         fprintf(stderr, "diagnosing: simulating the catalogue's flaws...\r");
     char err[512];
-    const int st = sb_diagnose_once(rep, threads, stop, err, sizeof err);
+    const int st = d ? sb_diagnose(d, rep, err, sizeof err)
+                     : sb_diagnose_once(rep, threads, stop, err, sizeof err);
     if (rep->verdict == SB_VERDICT_FAIL && !rep->run.partial && !quiet
         && isatty(STDERR_FILENO))
         fprintf(stderr, "%50s\r", "");

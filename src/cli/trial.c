@@ -494,7 +494,7 @@ static int test_external(const sb_cli *cli, const test_options *o)
         return rc > 0 ? SB_EXIT_INTERRUPTED : SB_EXIT_USAGE;
     int code = input_error ? SB_EXIT_USAGE : exit_code(&rep);
     if (!input_error)
-        sb_cli_diagnose(&rep, o->threads ? o->threads
+        sb_cli_diagnose(NULL, &rep, o->threads ? o->threads
                                          : sb_cli_threads_default(),
                         o->quiet, cli->stop);
     code = sb_cli_report(&rep, o->json, o->quiet, code);
@@ -742,7 +742,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         /* A plug-in's bad sample: exit 2, the partial report kept. */
         const int bad = rep.run.bad_sample[0] != '\0';
         if (!bad)
-            sb_cli_diagnose(&rep, cfg.threads, o.quiet, cli->stop);
+            sb_cli_diagnose(NULL, &rep, cfg.threads, o.quiet, cli->stop);
         code = sb_cli_report_with(&rep, o.json, o.quiet,
                                   bad ? SB_EXIT_USAGE : exit_code(&rep),
                                   o.effect_given ? "plan" : NULL,

@@ -62,6 +62,8 @@
 #define SIG_Z 4.0
 /* Settings whose score is within this of the best compete on size. */
 #define NEAR_BEST 0.05
+/* Flaws whose scores are this close are told apart by size alone. */
+#define SAME_SCORE 0.02
 /* Flaws whose first-round score is within this of the best are simulated
    at all their settings. */
 #define REFINE_MARGIN 0.15
@@ -277,10 +279,16 @@ static int profile_make(const sb_report *rep, double N, profile *p)
         /* A matrix's statistic is its table's X^2 times a constant (the
            card x position X^2 (n-1)/n against chi-square((n-1)^2)), so
            the table's noise is df times the same constant. */
-        if (r->statistic > 0 && x2 > 0)
+        size_t live = 0;
+        for (size_t c = 0; c < cells; c++)
+            live += t->expected[c] > 0;
+        if (r->statistic > 0 && x2 > 0 && r->subtests <= 1)
             b->matrix_noise = r->df * (x2 / r->statistic) / N;
         else
-            b->matrix_noise = (double)(cells - t->rows) / N;
+            /* Sub-tests combined (the statistic is not the table's X^2):
+               every row a table of its own. */
+            b->matrix_noise = (double)(live > t->rows ? live - t->rows : 0)
+                              / N;
     }
     return SB_OK;
 }
@@ -923,7 +931,20 @@ int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
             end++;
         match fm;
         const signature *fb = family_best(d, &seen, i, end, &fm);
-        if (fb && (!best || fm.score > best_m.score)) {
+        if (fb && best && fabs(fm.score - best_m.score) <= SAME_SCORE) {
+            /* Two flaws of one shape (a stopping rule that stops early,
+               and a riffle of many passes): the one that has the size
+               seen at a setting simulated. */
+            if (fabs(log(fm.scale)) < fabs(log(best_m.scale))) {
+                second = best;
+                second_m = best_m;
+                best = fb;
+                best_m = fm;
+            } else if (!second || fm.score > second_m.score) {
+                second = fb;
+                second_m = fm;
+            }
+        } else if (fb && (!best || fm.score > best_m.score)) {
             second = best;
             second_m = best_m;
             best = fb;

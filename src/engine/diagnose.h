@@ -31,8 +31,9 @@
 #include "shufflebias/report.h"
 
 /* A close match from this score on: the flaw's pattern then accounts for
-   more than half (0.75^2 = 56%) of the bias's chi-square distance. */
-#define SB_DIAGNOSIS_THRESHOLD 0.75
+   about two thirds (0.8^2 = 64%) of the bias's chi-square distance or
+   more (docs/diagnosis.md says why this value). */
+#define SB_DIAGNOSIS_THRESHOLD 0.8
 
 /* Samples simulated per flaw setting. */
 #define SB_DIAGNOSIS_SAMPLES 131072u
