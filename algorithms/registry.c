@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "base/rng.h"
+
 const sb_shuffle_type *const sb_shuffle_types[] = {
     /* permutations: the fair ones, their famous mistakes, the riffles */
     &sb_shuffle_fisher_yates,
@@ -37,4 +39,20 @@ const sb_shuffle_type *sb_shuffle_find(const char *name)
         if (strcmp((*t)->name, name) == 0)
             return *t;
     return NULL;
+}
+
+/* Version 2 made the Fisher-Yates family's draws in batches; version 3
+   made sb_rand_mod draw the rand() value and reduce it on every source
+   that samples (it had drawn the residue with its weights, which exact
+   mode alone needs): that changed the samples of fisher-yates-mod on
+   every source, and those of a plug-in drawing sb_rand_mod on any source
+   but the built-in generator (which already drew the value).  Whether a
+   plug-in calls it cannot be known, so all plug-in runs there moved. */
+int sb_stream_version(const char *algorithm, int plugin, const char *rng)
+{
+    if (!algorithm)
+        return 2;
+    if (plugin)
+        return !rng || strcmp(rng, SB_RNG_DEFAULT) == 0 ? 2 : 3;
+    return strcmp(algorithm, sb_shuffle_fisher_yates_mod.name) == 0 ? 3 : 2;
 }

@@ -40,4 +40,13 @@ extern const sb_shuffle_type *const sb_shuffle_types[];
 /* The algorithm called 'name', or NULL. */
 const sb_shuffle_type *sb_shuffle_find(const char *name);
 
+/* The stream version of a run (SB_STREAM_VERSION, shufflebias/report.h)
+   of the algorithm called 'algorithm' - a built-in, or one from a plug-in
+   when 'plugin' is set - on the source called 'rng' (NULL: the built-in
+   generator): the version in which the way the seed of such a run becomes
+   samples last changed, so that what did not change keeps its version and
+   its state files (docs/guarantees.md).  NULL 'algorithm' (samples read
+   from outside) is the oldest version still made. */
+int sb_stream_version(const char *algorithm, int plugin, const char *rng);
+
 #endif /* SB_ALGORITHMS_REGISTRY_H */

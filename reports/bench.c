@@ -21,7 +21,15 @@ int sb_render_bench_text(FILE *f, const sb_bench_report *b)
             b->quick ? " (--quick: tiny runs, figures not meaningful)" : "");
     fprintf(f, "ns per deck (exact: per path); spread: min-max over the "
             "rounds; x GSL: median / GSL's median at the same n\n\n");
-    fprintf(f, "%-34s %5s %3s %11s %21s %8s\n", "row", "n", "thr",
+    /* The label column as wide as its longest label, so that no row
+       pushes its figures out of line. */
+    int width = 34;
+    for (size_t i = 0; i < b->n_rows; i++) {
+        const size_t w = strlen(b->rows[i].name);
+        if (w > (size_t)width)
+            width = (int)w;
+    }
+    fprintf(f, "%-*s %5s %3s %11s %21s %8s\n", width, "row", "n", "thr",
             "median ns", "spread ns", "x GSL");
     for (size_t i = 0; i < b->n_rows; i++) {
         const sb_bench_row *r = &b->rows[i];
@@ -32,7 +40,7 @@ int sb_render_bench_text(FILE *f, const sb_bench_report *b)
         snprintf(spread, sizeof spread, "%s-%s", lo, hi);
         if (i > 0 && r->n != b->rows[i - 1].n)
             fputc('\n', f);
-        fprintf(f, "%-34s %5zu %3u %11s %21s %8.4f\n", r->name, r->n,
+        fprintf(f, "%-*s %5zu %3u %11s %21s %8.4f\n", width, r->name, r->n,
                 r->threads, med, spread, r->ratio);
     }
     if (b->battery_stats)

@@ -59,10 +59,10 @@
  *      -r_m (m - r_m) / 2^(B+1) with r_m = 2^B mod m, and var_m =
  *      (m^2-1)/12: the best weight, about 6 r_m (m - r_m) / (m^2 2^B),
  *      neither grows nor shrinks with m, it only follows r_m / m, so equal
- *      weights lose little (noncentrality 4.10e-6 per deck against
- *      4.66e-6 at 52 cards and 15 bits, 12% less), where weighting each
- *      draw by 1/sd_m would lose a quarter (3/4 of it as n grows;
- *      docs/power.md, scripts/fy_power.py).
+ *      weights lose little: noncentrality 4.10e-6 per deck at 52 cards
+ *      and 15 bits, against 4.66e-6 for the best weights and 3.14e-6 for
+ *      weights 1/sd_m, which would make every draw count alike
+ *      (scripts/fy_power.py, docs/power.md).
  *
  *  (c) Excess of the smallest values, one degree of freedom for each B
  *      of a range.  A generator of B bits reduced with % m draws j with
@@ -78,9 +78,11 @@
  *      uniform code: this one degree of freedom holds all the information
  *      the alternative offers, where (a) spreads it over n(n-1)/2.
  *      One-sided (an excess is what the bias makes).  S_B is a skewed sum
- *      of scaled Bernoullis, so its tail is the saddlepoint approximation
- *      of Lugannani and Rice (sb_fy_upper_tail), not the normal one
- *      (which would be liberal in the far tail, where verdicts are read).
+ *      of scaled Bernoullis, so its tail is not the normal one (which
+ *      would be liberal in the far tail, where verdicts are read) but the
+ *      exact one, by convolution, while its law is small, and the
+ *      saddlepoint approximation of Lugannani and Rice beyond
+ *      (sb_fy_upper_tail).
  *      B runs over SB_FY_BITS_MIN..SB_FY_BITS_MAX: rand() of 15 bits (the
  *      C library of Windows, and the C standard's example), 16, 31
  *      (glibc's rand()), 32 (a 32-bit word % m) are all in it, and a range
@@ -117,76 +119,148 @@
 /* The result's table of counts is kept up to this deck size. */
 #define FY_TABLE_N_MAX 1024
 #define FY_BITS (SB_FY_BITS_MAX - SB_FY_BITS_MIN + 1)
+/* The directed subtest's tail is exact up to this many values of its
+   law and this many steps of convolution (exact_tail). */
+#define FY_EXACT_VALUES 65536u
+#define FY_EXACT_WORK 4000000u
 
 typedef struct fy_acc {
     const sb_stat_type *type;   /* whose counts: the name keys the words */
     int forward;                /* 1: the forward code */
     size_t n;                   /* deck size, 1..SB_FY_N_MAX */
     size_t cells;               /* n(n+1)/2 - 1 counts */
-    sb_card *ident;             /* 0..n-1, copied into cur and pos */
-    sb_card *cur;               /* scratch: the replayed deck */
-    sb_card *pos;               /* scratch: where each card is in it */
+    sb_card *scratch;           /* the replays of FY_LANES decks, 2n cards
+                                   each (count_backward) */
     uint64_t counts[];          /* c[m][j] at sb_fy_offset(m) + j */
 } fy_acc;
 
 /* ---- the code --------------------------------------------------------- */
 
-/* One deck's backward code, each draw counted (code == NULL) or stored
-   in code[m].  The replay: before step i (the draw from 0..i), cur is the
-   deck the loop holds and pos its inverse; the card deck[i] must come to
-   position i, from j = pos[deck[i]].  Position i is dead after the step,
-   so only the card leaving it (cur[i], going to j) is written back. */
-static inline void code_backward(const sb_card *deck, size_t n,
-                                 sb_card *cur, sb_card *pos,
-                                 uint64_t *counts, uint32_t *code)
+/* The replay, written on the deck's own positions.  Before step i, let
+   q[k] be where (in the replayed deck) the card that ends at position k
+   is, and r[p] where the card at replayed position p ends: q starts as
+   the deck itself (the replay starts from 0..n-1) and r as its inverse.
+   Step i brings the card that ends at i to position i from j = q[i]; the
+   card there before, which ends at k = r[i], goes to j: r[j] = k,
+   q[k] = j.  Positions i and above are never read again.  (This is the
+   ranking of Myrvold and Ruskey, "Ranking and unranking permutations in
+   linear time", Inf. Process. Lett. 79, 2001, read as positions.) */
+static inline void step(sb_card *q, sb_card *r, size_t i, size_t *j)
 {
-    size_t off = sb_fy_offset(n);
-    for (size_t i = n - 1; i >= 1; i--) {
-        const size_t j = pos[deck[i]];
-        const sb_card x = cur[i];
-        cur[j] = x;
-        pos[x] = (sb_card)j;
-        if (counts) {
-            counts[off + j]++;
-            off -= i;            /* to the draw from 0..i-1 (wraps after
-                                    the last, unused) */
-        } else {
+    const size_t jj = q[i], k = r[i];
+    r[jj] = (sb_card)k;
+    q[k] = (sb_card)jj;
+    *j = jj;
+}
+
+/* q = the deck, r = its inverse. */
+static inline void replay_start(const sb_card *deck, size_t n, sb_card *q,
+                                sb_card *r)
+{
+    memcpy(q, deck, n * sizeof *q);
+    for (size_t k = 0; k < n; k++)
+        r[deck[k]] = (sb_card)k;
+}
+
+void sb_fy_code(const sb_card *deck, size_t n, int forward, sb_card *q,
+                sb_card *r, uint32_t *code)
+{
+    replay_start(deck, n, q, r);
+    size_t j;
+    if (forward) {
+        /* Step i brings the card that ends at i from p = q[i]: the draw
+           from 0..n-1-i was p - i. */
+        for (size_t i = 0; i + 1 < n; i++) {
+            step(q, r, i, &j);
+            code[n - i] = (uint32_t)(j - i);
+        }
+    } else {
+        for (size_t i = n - 1; i >= 1; i--) {
+            step(q, r, i, &j);
             code[i + 1] = (uint32_t)j;
         }
     }
 }
 
-/* The same from the front: step i brings deck[i] to position i from
-   p = pos[deck[i]], and the draw from 0..n-1-i was p - i. */
-static inline void code_forward(const sb_card *deck, size_t n, sb_card *cur,
-                                sb_card *pos, uint64_t *counts,
-                                uint32_t *code)
+/* The hot path counts FY_LANES decks at once, each in its own scratch.
+   A step's loads may need the stores of the step before (q[k] is read
+   again at step k), so one deck's steps wait on each other; the steps of
+   independent decks fill that wait (docs/speed.md). */
+#define FY_LANES 4
+
+static void count_backward(size_t n, const sb_card *decks, size_t lanes,
+                           sb_card *scratch, uint64_t *counts)
 {
-    size_t off = sb_fy_offset(n);
-    for (size_t i = 0; i + 1 < n; i++) {
-        const size_t p = pos[deck[i]];
-        const sb_card x = cur[i];
-        cur[p] = x;
-        pos[x] = (sb_card)p;
-        if (counts) {
-            counts[off + p - i]++;
-            off -= n - 1 - i;    /* to the draw from 0..n-2-i (wraps
-                                    after the last, unused) */
-        } else {
-            code[n - i] = (uint32_t)(p - i);
+    sb_card *q[FY_LANES], *r[FY_LANES];
+    for (size_t l = 0; l < FY_LANES; l++) {
+        q[l] = scratch + 2 * l * n;
+        r[l] = q[l] + n;
+        if (l < lanes)
+            replay_start(decks + l * n, n, q[l], r[l]);
+    }
+    size_t off = sb_fy_offset(n), j0, j1, j2, j3;
+    if (lanes == FY_LANES) {
+        for (size_t i = n - 1; i >= 1; i--) {
+            step(q[0], r[0], i, &j0);
+            step(q[1], r[1], i, &j1);
+            step(q[2], r[2], i, &j2);
+            step(q[3], r[3], i, &j3);
+            uint64_t *row = counts + off;
+            row[j0]++;
+            row[j1]++;
+            row[j2]++;
+            row[j3]++;
+            off -= i;            /* to the draw from 0..i-1 (wraps after
+                                    the last, unused) */
+        }
+        return;
+    }
+    for (size_t l = 0; l < lanes; l++) {
+        off = sb_fy_offset(n);
+        for (size_t i = n - 1; i >= 1; i--) {
+            step(q[l], r[l], i, &j0);
+            counts[off + j0]++;
+            off -= i;
         }
     }
 }
 
-void sb_fy_code(const sb_card *deck, size_t n, int forward, sb_card *cur,
-                sb_card *pos, uint32_t *code)
+/* From the front: the draw from 0..n-1-i is j - i. */
+static void count_forward(size_t n, const sb_card *decks, size_t lanes,
+                          sb_card *scratch, uint64_t *counts)
 {
-    for (size_t k = 0; k < n; k++)
-        cur[k] = pos[k] = (sb_card)k;
-    if (forward)
-        code_forward(deck, n, cur, pos, NULL, code);
-    else
-        code_backward(deck, n, cur, pos, NULL, code);
+    sb_card *q[FY_LANES], *r[FY_LANES];
+    for (size_t l = 0; l < FY_LANES; l++) {
+        q[l] = scratch + 2 * l * n;
+        r[l] = q[l] + n;
+        if (l < lanes)
+            replay_start(decks + l * n, n, q[l], r[l]);
+    }
+    size_t off = sb_fy_offset(n), j0, j1, j2, j3;
+    if (lanes == FY_LANES) {
+        for (size_t i = 0; i + 1 < n; i++) {
+            step(q[0], r[0], i, &j0);
+            step(q[1], r[1], i, &j1);
+            step(q[2], r[2], i, &j2);
+            step(q[3], r[3], i, &j3);
+            uint64_t *row = counts + off - i;
+            row[j0]++;
+            row[j1]++;
+            row[j2]++;
+            row[j3]++;
+            off -= n - 1 - i;    /* to the draw from 0..n-2-i (wraps
+                                    after the last, unused) */
+        }
+        return;
+    }
+    for (size_t l = 0; l < lanes; l++) {
+        off = sb_fy_offset(n);
+        for (size_t i = 0; i + 1 < n; i++) {
+            step(q[l], r[l], i, &j0);
+            counts[off + j0 - i]++;
+            off -= n - 1 - i;
+        }
+    }
 }
 
 /* ---- the accumulator -------------------------------------------------- */
@@ -202,18 +276,14 @@ int sb_fy_alloc(void **acc, const sb_shape *shape, const sb_stat_type *type,
        says why. */
     const size_t n = shape->n, cells = n * (n + 1) / 2 - 1;
     fy_acc *a = calloc(1, sizeof *a + cells * sizeof(uint64_t)
-                              + 3 * n * sizeof(sb_card));
+                              + 2 * FY_LANES * n * sizeof(sb_card));
     if (a == NULL)
         return SB_ENOMEM;
     a->type = type;
     a->forward = forward;
     a->n = n;
     a->cells = cells;
-    a->ident = (sb_card *)(a->counts + cells);
-    a->cur = a->ident + n;
-    a->pos = a->cur + n;
-    for (size_t k = 0; k < n; k++)
-        a->ident[k] = (sb_card)k;
+    a->scratch = (sb_card *)(a->counts + cells);
     *acc = a;
     return SB_OK;
 }
@@ -225,10 +295,11 @@ void sb_fy_add_backward(void *acc, const sb_card *samples, size_t count)
 {
     fy_acc *a = acc;
     const size_t n = a->n;
-    for (size_t d = 0; d < count; d++, samples += n) {
-        memcpy(a->cur, a->ident, n * sizeof *a->cur);
-        memcpy(a->pos, a->ident, n * sizeof *a->pos);
-        code_backward(samples, n, a->cur, a->pos, a->counts, NULL);
+    if (n < 2)
+        return;
+    for (size_t d = 0; d < count; d += FY_LANES) {
+        const size_t lanes = count - d < FY_LANES ? count - d : FY_LANES;
+        count_backward(n, samples + d * n, lanes, a->scratch, a->counts);
     }
 }
 
@@ -236,10 +307,11 @@ void sb_fy_add_forward(void *acc, const sb_card *samples, size_t count)
 {
     fy_acc *a = acc;
     const size_t n = a->n;
-    for (size_t d = 0; d < count; d++, samples += n) {
-        memcpy(a->cur, a->ident, n * sizeof *a->cur);
-        memcpy(a->pos, a->ident, n * sizeof *a->pos);
-        code_forward(samples, n, a->cur, a->pos, a->counts, NULL);
+    if (n < 2)
+        return;
+    for (size_t d = 0; d < count; d += FY_LANES) {
+        const size_t lanes = count - d < FY_LANES ? count - d : FY_LANES;
+        count_forward(n, samples + d * n, lanes, a->scratch, a->counts);
     }
 }
 
@@ -301,9 +373,10 @@ size_t sb_fy_memory(const sb_shape *shape, size_t *finalize)
     *finalize = sb_mem_finalize(0, n <= FY_TABLE_N_MAX ? (n - 1) * n : 0)
               + 3 * sb_mem((n + 1) * sizeof(double))
               + sb_mem(FY_BITS * (n + 1) * sizeof(uint32_t))
-              + 2 * sb_mem((n + 1) * sizeof(uint32_t));
+              + 2 * sb_mem((n + 1) * sizeof(uint32_t))
+              + 3 * sb_mem(FY_EXACT_VALUES * sizeof(double));
     return sb_mem(sizeof(fy_acc) + cells * sizeof(uint64_t)
-                  + 3 * n * sizeof(sb_card));
+                  + 2 * FY_LANES * n * sizeof(sb_card));
 }
 
 /* ---- the tail of the directed subtest --------------------------------- */
@@ -355,6 +428,62 @@ static int finish(double q, double *p, int *underflow)
     return SB_OK;
 }
 
+/* The exact tail, by convolving the terms' laws: P(sum_k m_k X_k >= v)
+   with X_k ~ Binomial(N, r_k / m_k) and v = s + N sum_k r_k (s is a whole
+   number).  For small decks and few samples, where the lattice of the
+   terms' spans (3 and 5 at 5 cards) makes the saddlepoint err by up to
+   a factor 2 in the far tail: SB_ERANGE when the law has more than
+   FY_EXACT_VALUES values or the work more than FY_EXACT_WORK steps (the
+   caller then takes the saddlepoint, which is within 1% of the exact
+   tail from 10 cards on, down to 1e-14; tests/test_fy_code.c). */
+static int exact_tail(uint64_t N, const uint32_t *m, const uint32_t *r,
+                      size_t terms, double s, double *q)
+{
+    double values = 1.0, work = 0.0, shift = 0.0;
+    for (size_t k = 0; k < terms; k++) {
+        work += values * ((double)N + 1.0);
+        values += (double)m[k] * (double)N;
+        shift += (double)N * (double)r[k];
+    }
+    if (values > FY_EXACT_VALUES || work > FY_EXACT_WORK)
+        return SB_ERANGE;
+    const size_t len = (size_t)values;
+    double *law = calloc(len, sizeof *law), *next = calloc(len, sizeof *next);
+    double *pmf = malloc(((size_t)N + 1) * sizeof *pmf);
+    if (!law || !next || !pmf) {
+        free(law);
+        free(next);
+        free(pmf);
+        return SB_ENOMEM;
+    }
+    law[0] = 1.0;
+    size_t reach = 0;
+    for (size_t k = 0; k < terms; k++) {
+        const double pk = (double)r[k] / (double)m[k];
+        for (size_t x = 0; x <= N; x++)
+            pmf[x] = gsl_ran_binomial_pdf((unsigned)x, pk, (unsigned)N);
+        memset(next, 0, (reach + m[k] * N + 1) * sizeof *next);
+        for (size_t v = 0; v <= reach; v++)
+            if (law[v] != 0.0)
+                for (size_t x = 0; x <= N; x++)
+                    next[v + m[k] * x] += law[v] * pmf[x];
+        reach += m[k] * N;
+        double *t = law;
+        law = next;
+        next = t;
+    }
+    /* From the top, so that small tails keep their digits. */
+    const double from = ceil(s + shift - 1e-9);
+    double tail = 0.0;
+    for (size_t v = reach + 1; v-- > 0 && (double)v >= from;)
+        tail += law[v];
+    *q = from <= 0.0 ? 1.0 : tail;
+    free(law);
+    free(next);
+    free(pmf);
+    return SB_OK;
+}
+
 int sb_fy_upper_tail(uint64_t N, const uint32_t *m, const uint32_t *r,
                      size_t terms, double s, double span, double *p,
                      int *underflow)
@@ -372,6 +501,12 @@ int sb_fy_upper_tail(uint64_t N, const uint32_t *m, const uint32_t *r,
     }
     top *= (double)N;
     var *= (double)N;
+    double exact;
+    const int st = exact_tail(N, m, r, terms, s, &exact);
+    if (st == SB_OK)
+        return finish(exact, p, underflow);
+    if (st != SB_ERANGE)
+        return st;
     /* Only the largest value is left: every term at m - r. */
     if (s >= top - 0.25 * span)
         return finish(exp((double)N * log_all), p, underflow);
@@ -633,8 +768,8 @@ static int fy_result(const fy_acc *a, uint64_t samples, double fail_alpha,
     /* Words. */
     snprintf(res->null_desc, sizeof res->null_desc,
              "draws independent, uniform: chi-square(%.0f) summed over "
-             "the draws; normal mean; saddlepoint low residues; Bonferroni "
-             "over %zu", df, T);
+             "the draws; normal mean; low residues, exact or saddlepoint "
+             "tail; Bonferroni over %zu", df, T);
     char pooling[64] = "";
     if (pooled)
         snprintf(pooling, sizeof pooling, " (%zu draws pooled to expect "

@@ -42,16 +42,17 @@ static inline size_t sb_fy_offset(size_t m)
 /* The code of 'deck' (a permutation of 0..n-1, 2 <= n <= SB_DECK_MAX):
    code[m] receives the draw from 0..m-1, m = 2..n ('code' holds n + 1
    values; code[0] and code[1] are left alone).  'forward' chooses the
-   direction.  'cur' and 'pos' are scratch space of n cards each. */
-void sb_fy_code(const sb_card *deck, size_t n, int forward, sb_card *cur,
-                sb_card *pos, uint32_t *code);
+   direction.  'q' and 'r' are scratch space of n cards each. */
+void sb_fy_code(const sb_card *deck, size_t n, int forward, sb_card *q,
+                sb_card *r, uint32_t *code);
 
 /* P(S >= s) for S = sum over k < terms and over N independent repeats of
    m_k I - r_k, I a Bernoulli(r_k / m_k) (0 < r_k < m_k): the directed
-   subtest's null tail.  The saddlepoint approximation of Lugannani and
-   Rice (Adv. Appl. Prob. 12, 1980), with s moved down by half the lattice
-   span 'span' (the gcd of the m_k), exact when s reaches the largest
-   value S can take.  Into *p, with *underflow set below SB_GOF_P_FLOOR as
+   subtest's null tail.  Exact, by convolution, when S takes at most 65536
+   values (small decks, few samples: 5 cards and 30 decks); else the
+   saddlepoint approximation of Lugannani and Rice (Adv. Appl. Prob. 12,
+   1980), with s moved down by half the lattice span 'span' (the gcd of
+   the m_k), and exact when s reaches the largest value S can take.  Into *p, with *underflow set below SB_GOF_P_FLOOR as
    stats/gof.h does.  Returns SB_OK, SB_EINVAL or SB_ERANGE. */
 int sb_fy_upper_tail(uint64_t N, const uint32_t *m, const uint32_t *r,
                      size_t terms, double s, double span, double *p,

@@ -15,6 +15,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "algorithms/registry.h"
+#include "shufflebias/report.h"
 #include "shufflebias/status.h"
 #include "base/rng.h"
 
@@ -59,8 +60,9 @@ static size_t r_weighted(sb_src *s, const uint64_t *w, size_t m)
     return (size_t)take(s, m, w);
 }
 static double r_unit(sb_src *s) { s->error = SB_ENOTSUP; return 0; }
+/* It walks branches as exact mode does: rand() % k as its k residues. */
 static const sb_src_ops replay_ops = { r_below, r_bits, r_weighted, r_unit,
-                                       NULL };
+                                       NULL, sb_rand_mod_weighted };
 
 /* Advance to the next path; 0 when every path has been walked. */
 static int next_path(replay *r)
@@ -487,6 +489,65 @@ static void fisher_yates_mod_three_cards(void **state)
         assert_true(prob[i] == want[i]);
 }
 
+/* Sampled on the fast generator, fisher-yates-mod is the C idiom itself:
+   a reference written here from its definition - j = rand() % (i + 1),
+   rand() the high 15 bits of the next word, swap - on a copy of the same
+   source gives the same decks, at several sizes.  (Exact mode walks the
+   same law as residue weights: fisher_yates_mod_three_cards above, and
+   test_rng.c checks the two laws are one, value by value.) */
+static void fisher_yates_mod_samples_the_idiom(void **state)
+{
+    (void)state;
+    const size_t sizes[] = { 2, 3, 52, 1000, 32768 };
+    static sb_card got[32768], want[32768];
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        const size_t n = sizes[z];
+        sb_shuffle_args a = { .n = n };
+        sb_src src;
+        sb_src_fast(&src, 17, z);
+        uint64_t s[4];
+        memcpy(s, src.s, sizeof s);
+        for (int deck = 0; deck < 20; deck++) {
+            assert_int_equal(sb_shuffle_fisher_yates_mod.run(NULL, &a, &src,
+                                                             got), SB_OK);
+            for (size_t j = 0; j < n; j++)
+                want[j] = (sb_card)j;
+            for (size_t i = n - 1; i >= 1; i--) {
+                const size_t j = (size_t)((sb_xoshiro_next(s) >> 49)
+                                          % (i + 1));
+                const sb_card t = want[i];
+                want[i] = want[j];
+                want[j] = t;
+            }
+            assert_memory_equal(got, want, n * sizeof *got);
+        }
+        assert_memory_equal(src.s, s, sizeof s);
+    }
+}
+
+/* The stream version of a run: 3 where its samples changed with version
+   3 (fisher-yates-mod on any source; a plug-in, which may draw
+   sb_rand_mod, on any source but the built-in generator), 2 for every
+   other run, whose state files of version 2 go on being read. */
+static void stream_version_per_run(void **state)
+{
+    (void)state;
+    const char *rngs[] = { SB_RNG_DEFAULT, "mt19937", "rand15",
+                           "reseed32:" SB_RNG_DEFAULT };
+    for (size_t r = 0; r < sizeof rngs / sizeof rngs[0]; r++) {
+        for (const sb_shuffle_type *const *t = sb_shuffle_types; *t; t++)
+            assert_int_equal(sb_stream_version((*t)->name, 0, rngs[r]),
+                             *t == &sb_shuffle_fisher_yates_mod ? 3 : 2);
+        assert_int_equal(sb_stream_version("my-shuffle", 1, rngs[r]),
+                         r == 0 ? 2 : 3);
+        assert_int_equal(sb_stream_version("fisher-yates", 1, rngs[r]),
+                         r == 0 ? 2 : 3);
+    }
+    assert_int_equal(sb_stream_version("my-shuffle", 1, NULL), 2);
+    assert_int_equal(sb_stream_version(NULL, 0, NULL), 2);
+    assert_true(SB_STREAM_VERSION == 3);
+}
+
 /* ---- the registry sweep ------------------------------------------------- */
 
 static int is_kebab(const char *s)
@@ -744,7 +805,7 @@ static size_t tape_weighted(sb_src *s, const uint64_t *w, size_t m)
 }
 static double tape_unit(sb_src *s) { (void)s; fail(); return 0; }
 static const sb_src_ops tape_ops = { tape_below, tape_bits, tape_weighted,
-                                     tape_unit, NULL };
+                                     tape_unit, NULL, NULL };
 
 /* The algorithms whose draws go through sb_below_falling, with the one
    falling run each makes per sample (first bound, number of draws), as
@@ -864,6 +925,8 @@ int main(void)
         cmocka_unit_test(sattolo_only_cycles),
         cmocka_unit_test(sort_random_keys_one_bit),
         cmocka_unit_test(fisher_yates_mod_three_cards),
+        cmocka_unit_test(fisher_yates_mod_samples_the_idiom),
+        cmocka_unit_test(stream_version_per_run),
         cmocka_unit_test(registry_is_well_formed),
         cmocka_unit_test(every_algorithm_makes_valid_reproducible_samples),
         cmocka_unit_test(sattolo_single_cycle_at_52),

@@ -107,6 +107,17 @@ class Bench(unittest.TestCase):
                                min(rate1, rate2 / 2), delta=1e-9 * rate1)
         self.check_arithmetic(rep)
 
+        # Beside it, fisher-yates-mod at 52 cards alone: bare, and with
+        # the same battery on two threads, and at no
+        # other size, with no other row.
+        find(rows, "bare", 52, "fisher-yates-mod")
+        mod = find(rows, "battery", 52, "fisher-yates-mod", threads=2)
+        self.assertEqual(mod["statistics"], one["statistics"])
+        self.assertEqual(sorted((r["kind"], r["n"], r["threads"])
+                                for r in rows
+                                if r["algorithm"] == "fisher-yates-mod"),
+                         [("bare", 52, 1), ("battery", 52, 2)])
+
         # Every sample checked, as a plug-in's are: its own row at 52 cards.
         checked = find(rows, "checked", 52, "fisher-yates")
         self.assertEqual(checked["statistics"], ["position"])
@@ -116,9 +127,11 @@ class Bench(unittest.TestCase):
         self.assertEqual(len(targets), 5)
         expect = {
             "fisher-yates n=52 bare: time / GSL's":
-                ("at most", 1 / 12, find(rows, "bare", 52)["ratio_to_gsl"]),
+                ("at most", 1 / 12,
+                 find(rows, "bare", 52, "fisher-yates")["ratio_to_gsl"]),
             "fisher-yates n=52 + position: time / GSL's":
-                ("at most", 1 / 6, find(rows, "position", 52)["ratio_to_gsl"]),
+                ("at most", 1 / 6,
+                 find(rows, "position", 52, "fisher-yates")["ratio_to_gsl"]),
             "fisher-yates n=52: cost of checking samples":
                 ("at most", 0.05,
                  checked["median_ns"] / position["median_ns"] - 1),
@@ -152,6 +165,34 @@ class Bench(unittest.TestCase):
                        "fisher-yates + battery", "exact naive-swap",
                        "targets:", "speed-up"):
             self.assertIn(needle, out)
+
+    def test_text_columns_line_up(self):
+        # The longest label of a named algorithm ("fisher-yates-mod +
+        # position, checked") is wider than the default column: every row's
+        # figures still start where the header's do.
+        code, out, err = run(["bench", "--quick", "fisher-yates-mod"])
+        self.assertEqual(code, 0, err)
+        lines = out.splitlines()
+        head = next(i for i, l in enumerate(lines) if l.startswith("row "))
+        # The column of n is right-aligned: its last character is the
+        # header's "n".
+        end = lines[head].index(" n ") + 1
+        rows = []
+        for line in lines[head + 1:]:
+            if line.startswith(("battery on", "not run", "targets")):
+                break
+            if line.strip():
+                rows.append(line)
+        self.assertIn("fisher-yates-mod + position, checked",
+                      "\n".join(rows))
+        for line in rows:
+            with self.subTest(line=line):
+                self.assertTrue(line[end].isdigit())
+                self.assertEqual(line[end + 1], " ")
+                # The label and the n field between them leave a space.
+                label, n = line[:end + 1].rsplit(None, 1)
+                self.assertTrue(n.isdigit())
+                self.assertTrue(line[:end + 1].startswith(label))
 
     def test_json_file_and_quiet(self):
         with tempfile.TemporaryDirectory() as d:

@@ -477,7 +477,7 @@ static size_t zero_weighted(sb_src *s, const uint64_t *w, size_t m)
 }
 static double zero_unit(sb_src *s) { (void)s; return 0; }
 static const sb_src_ops zero_ops = { zero_below, zero_bits, zero_weighted,
-                                     zero_unit, NULL };
+                                     zero_unit, NULL, NULL };
 
 /* A broken source that gives only 0 bits never separates the labels (each
    riffle cuts nothing off and leaves the deck as it is): the rule stops at

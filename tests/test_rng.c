@@ -247,6 +247,156 @@ static void rand_mod_refuses_bad_arguments(void **state)
     assert_int_equal(sb_rand_mod_weight(15, 3, 0), 10923);
 }
 
+/* rand() % k when sampling: the rand() value drawn and reduced, nothing
+   else.  Exhaustively, on a word source that hands out every 15-bit value
+   once (0, 1, ..., 32767 in turn): residue r of k comes up exactly
+   sb_rand_mod_weight(15, k, r) times - the law exact mode walks - and
+   each draw is the word % k itself, one word per draw. */
+static void rand_mod_sampling_is_the_value_reduced(void **state)
+{
+    (void)state;
+    static unsigned count[32768];
+    const uint64_t ks[] = { 2, 3, 7, 52, 255, 256, 257, 1000, 32767, 32768 };
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        const uint64_t k = ks[i];
+        counter c = { { 15, counter_next, 0 }, 0, 0 };
+        sb_src src;
+        sb_src_from_words(&src, &c.ws);
+        memset(count, 0, sizeof count);
+        for (uint64_t x = 0; x < 32768; x++) {
+            const uint64_t r = sb_draw_rand_mod(&src, 15, k);
+            assert_true(r == x % k);
+            assert_true(c.taken == x + 1);
+            count[r]++;
+        }
+        for (uint64_t r = 0; r < k; r++)
+            assert_int_equal(count[r], sb_rand_mod_weight(15, k, r));
+        assert_int_equal(sb_src_error(&src), SB_OK);
+    }
+    /* k = 1 takes no word. */
+    counter c = { { 15, counter_next, 0 }, 0, 0 };
+    sb_src src;
+    sb_src_from_words(&src, &c.ws);
+    assert_int_equal(sb_draw_rand_mod(&src, 15, 1), 0);
+    assert_int_equal(c.taken, 0);
+}
+
+/* On the fast generator, the exported draw and the inlined one (what the
+   built-in shuffles call) are both the high 'bits' bits of the next word,
+   reduced % k, as a reference written here computes them from a copy of
+   the same state: for rand() widths that take the 32-bit division and
+   those that do not. */
+static void rand_mod_fast_is_the_high_bits_reduced(void **state)
+{
+    (void)state;
+    const struct { unsigned bits; uint64_t k; } cases[] = {
+        { 15, 2 }, { 15, 52 }, { 15, 32768 }, { 31, 1000003 },
+        { 32, (uint64_t)1 << 32 }, { 32, 4294967295u }, { 33, 3 },
+        { 63, ((uint64_t)1 << 62) + 7 }, { 1, 2 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const unsigned bits = cases[i].bits;
+        const uint64_t k = cases[i].k;
+        sb_src a, b;
+        sb_src_fast(&a, 9, i);
+        sb_src_fast(&b, 9, i);
+        uint64_t ref[4];
+        memcpy(ref, a.s, sizeof ref);
+        for (int t = 0; t < 1000; t++) {
+            const uint64_t want = (sb_xoshiro_next(ref) >> (64 - bits)) % k;
+            assert_true(sb_draw_rand_mod(&a, bits, k) == want);
+            assert_true(sb_inline_rand_mod(&b, bits, k) == want);
+        }
+        assert_int_equal(sb_src_error(&a), SB_OK);
+        assert_int_equal(sb_src_error(&b), SB_OK);
+    }
+    /* k = 1: no word, on either. */
+    sb_src a, b;
+    sb_src_fast(&a, 9, 0);
+    b = a;
+    assert_int_equal(sb_inline_rand_mod(&a, 15, 1), 0);
+    assert_int_equal(sb_draw_rand_mod(&a, 15, 1), 0);
+    assert_true(sb_draw_bits(&a, 64) == sb_draw_bits(&b, 64));
+}
+
+/* On the rand15 source, rand() % k is the C program's own: its rand()
+   value (the LCG of rand15_check_values, recomputed here) % k. */
+static void rand_mod_on_rand15_is_the_idiom(void **state)
+{
+    (void)state;
+    sb_rng *rng;
+    sb_src src;
+    assert_int_equal(sb_rng_open(&rng, "rand15", 1), SB_OK);
+    assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
+    uint32_t lcg = 1;
+    for (uint64_t i = 0; i < 5000; i++) {
+        lcg = lcg * 214013u + 2531011u;
+        const uint64_t k = 2 + i % 51;
+        assert_true(sb_draw_rand_mod(&src, 15, k)
+                    == ((lcg >> 16) & 0x7fffu) % k);
+    }
+    sb_rng_close(rng);
+}
+
+/* A source that walks branches (rand_mod set to sb_rand_mod_weighted, as
+   exact mode's is) is asked for one weighted draw of k branches with the
+   weights of the law above, up to SB_RAND_MOD_WEIGHTS; above it, for the
+   rand() value. */
+typedef struct seen {
+    uint64_t w[SB_RAND_MOD_WEIGHTS];
+    size_t m;
+    unsigned bits, weighted, bitsed;
+} seen;
+
+static uint64_t seen_below(sb_src *s, uint64_t n) { (void)s; (void)n; fail(); return 0; }
+static uint64_t seen_bits(sb_src *s, unsigned k)
+{
+    seen *v = s->impl;
+    v->bits = k;
+    v->bitsed++;
+    return ((uint64_t)1 << k) - 1;      /* the last value */
+}
+static size_t seen_weighted(sb_src *s, const uint64_t *w, size_t m)
+{
+    seen *v = s->impl;
+    assert_true(m <= SB_RAND_MOD_WEIGHTS);
+    memcpy(v->w, w, m * sizeof *w);
+    v->m = m;
+    v->weighted++;
+    return m - 1;                       /* the last branch */
+}
+static double seen_unit(sb_src *s) { (void)s; fail(); return 0; }
+static const sb_src_ops seen_ops = { seen_below, seen_bits, seen_weighted,
+                                     seen_unit, NULL, sb_rand_mod_weighted };
+
+static void rand_mod_walked_with_its_weights(void **state)
+{
+    (void)state;
+    for (uint64_t k = 2; k <= SB_RAND_MOD_WEIGHTS + 1; k++) {
+        seen v = { .m = 0 };
+        sb_src src = { .ops = &seen_ops, .impl = &v };
+        const uint64_t r = sb_draw_rand_mod(&src, 15, k);
+        const uint64_t ri = sb_inline_rand_mod(&src, 15, k);
+        if (k <= SB_RAND_MOD_WEIGHTS) {
+            assert_int_equal(v.weighted, 2);
+            assert_int_equal(v.bitsed, 0);
+            assert_int_equal(v.m, k);
+            assert_true(r == k - 1 && ri == k - 1);
+            uint64_t total = 0;
+            for (uint64_t j = 0; j < k; j++) {
+                assert_int_equal(v.w[j], sb_rand_mod_weight(15, k, j));
+                total += v.w[j];
+            }
+            assert_int_equal(total, 32768);
+        } else {
+            assert_int_equal(v.weighted, 0);
+            assert_int_equal(v.bitsed, 2);
+            assert_int_equal(v.bits, 15);
+            assert_true(r == 32767 % k && ri == r);
+        }
+    }
+}
+
 /* A GSL backend is GSL's own stream: the words are gsl_rng_get's outputs
    (mt19937 covers exactly 32 bits, so nothing is rejected). */
 static void gsl_backend_is_gsl_stream(void **state)
@@ -687,6 +837,10 @@ int main(void)
         cmocka_unit_test(falling_fast_path_is_the_batched_stream),
         cmocka_unit_test(unknown_source_is_refused),
         cmocka_unit_test(rand_mod_refuses_bad_arguments),
+        cmocka_unit_test(rand_mod_sampling_is_the_value_reduced),
+        cmocka_unit_test(rand_mod_fast_is_the_high_bits_reduced),
+        cmocka_unit_test(rand_mod_on_rand15_is_the_idiom),
+        cmocka_unit_test(rand_mod_walked_with_its_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

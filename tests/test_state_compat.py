@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """State files written by an earlier build are still read the same way.
 
-tests/data/state-v1/ holds the last part (--part 2/2) of four runs, saved
+tests/data/state-v1/ holds the last part (--part 2/2) of five runs, saved
 by an earlier build of the program (its README says how): a permutation
 run with every statistic whose saved words differ (position's counts,
 the histograms of fixed-points ... successions, serial's pairs and
@@ -10,7 +10,9 @@ decks (so that collisions counts repeats across the files), a deal and a
 draw with their default statistics.  Today's program makes the other
 part, merges the old one with it, and must give the report it gives for
 the same run made in one go, and for the same merge of two parts it made
-itself; resuming the old file must give the report of today's part.  A change to what a statistic
+itself; resuming the old file must give the report of today's part.
+The fifth, of fisher-yates-mod, whose decks have changed since (stream
+version 3), must be refused by both, saying why.  A change to what a statistic
 saves, or to how its words are keyed, reads the old file differently or
 refuses it, and fails here: the suite's other tests only read state files
 written by the same build.
@@ -146,6 +148,56 @@ class OldStateFiles(unittest.TestCase):
 
     def test_draw(self):
         self.check_run("draw.state")
+
+    def test_changed_stream_is_refused(self):
+        # fisher-yates-mod's decks changed in stream version 3 (its index is
+        # the rand() value reduced, no longer a weighted draw): the old
+        # part, of version 2, is neither resumed nor merged with today's
+        # parts, and each refusal says why.  Read alone it is still the
+        # old run it was, under its own version.
+        old = self.old("fisher-yates-mod.state")
+        run = ["fisher-yates-mod", "--n", "15", "--seed", "7", "--samples",
+               SAMPLES, "--tests", "position,fixed-points"]
+        p = subprocess.run([CLI, "test", "--resume", old], capture_output=True,
+                           text=True, timeout=600)
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stdout, "")
+        self.assertIn("was made with stream version 2", p.stderr)
+        self.assertIn("this program makes version 3 (65536, 64) for "
+                      "'fisher-yates-mod' on 'xoshiro256'", p.stderr)
+        new1 = self.path("new1.state")
+        self.run_cli("test", *run, "--part", "1/2", "--state", new1,
+                     "--quiet")
+        self.assertEqual(self.report("merge", new1)["stream_version"], 3)
+        for files in ((new1, old), (old, new1)):
+            p = subprocess.run([CLI, "merge", *files], capture_output=True,
+                               text=True, timeout=600)
+            self.assertEqual(p.returncode, 2)
+            self.assertEqual(p.stdout, "")
+            self.assertIn("stream version", p.stderr)
+            self.assertIn("made by programs whose samples for this run "
+                          "differ", p.stderr)
+        alone = self.report("merge", old)
+        self.assertEqual(alone["stream_version"], 2)
+        self.assertEqual(alone["samples"], 2048)
+        # Merged into a state of its own, it still cannot be resumed.
+        joined = self.path("joined.state")
+        self.run_cli("merge", old, "--state", joined, "--quiet")
+        p = subprocess.run([CLI, "test", "--resume", joined],
+                           capture_output=True, text=True, timeout=600)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("was made with stream version 2", p.stderr)
+
+    def test_unchanged_streams_keep_their_version(self):
+        # The old files of the other runs were made with version 2, and
+        # today's program still makes their decks under version 2.
+        for name in ("fisher-yates.state", "riffle.state", "deal.state",
+                     "draw.state"):
+            with self.subTest(file=name):
+                self.assertEqual(self.report("merge", self.old(name))
+                                 ["stream_version"], 2)
+                self.assertEqual(self.report("test", *RUNS[name], "--samples",
+                                             "1000")["stream_version"], 2)
 
 
 def main():

@@ -17,8 +17,11 @@ extern "C" {
 #endif
 
 /* Bumped whenever the way a seed becomes decks changes, so that results of
-   different versions are never silently compared. */
-#define SB_STREAM_VERSION 2
+   different versions are never silently compared.  This is the newest; a
+   run records its own (sb_run_info.stream_version): the version in which
+   the decks of its algorithm on its source last changed, older for what
+   did not change (docs/guarantees.md). */
+#define SB_STREAM_VERSION 3
 
 /* How many messages about bad samples a report keeps, and how long. */
 #define SB_INPUT_LISTED 20u

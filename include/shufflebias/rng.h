@@ -11,8 +11,9 @@
  *   sb_weighted(src, w, m)  index i in [0, m) with probability w[i] / sum(w)
  *   sb_unit(src)            uniform double in [0, 1) with 53 random bits
  *
- * and, for code that models the C idiom rand() % k (it is sb_weighted
- * with the idiom's exact weights, which exact mode walks in k branches):
+ * and, for code that models the C idiom rand() % k (sampling draws the
+ * rand() value and reduces it; exact mode walks the k residues with the
+ * idiom's exact weights):
  *
  *   sb_rand_mod(src, b, k)  rand() % k for a rand() of b uniform bits
  *
@@ -72,8 +73,11 @@ void sb_draw_below_falling(sb_src *src, uint64_t hi, uint64_t count,
    uniform bits (15 where RAND_MAX is 32767, 31 for glibc's): residue r of
    k comes up with weight floor(2^bits / k) + (r < 2^bits mod k) out of
    2^bits (sb_rand_mod_weight), so the modulo bias of the idiom is kept
-   exactly, on every source, and exact mode walks k branches per draw
-   instead of 2^bits.  1 <= bits <= 63, 1 <= k <= 2^bits
+   exactly, on every source.  A source that samples draws the rand()
+   value (sb_bits) and reduces it, one draw whatever k, and the idiom
+   itself on a generator such as rand15; exact mode walks k branches per
+   draw with those weights instead of 2^bits.  k = 1 is 0 and no draw.
+   1 <= bits <= 63, 1 <= k <= 2^bits
    (sb_rand_mod_valid); other arguments give 0 and SB_EINVAL in the
    source's error, which ends the run saying so. */
 uint64_t sb_draw_rand_mod(sb_src *src, unsigned bits, uint64_t k);
@@ -105,9 +109,9 @@ static inline uint64_t sb_rand_mod_weight(unsigned bits, uint64_t k,
     return values / k + (r < values % k);
 }
 
-/* The largest k for which sb_draw_rand_mod hands a source other than the
-   fast generator (exact mode's, GSL's) the k residue weights; above it
-   the rand() value itself is drawn and reduced. */
+/* The largest k for which exact mode walks rand() % k as the k residues
+   with their weights; above it (a deck of more than 256 cards, far past
+   what can be enumerated) it walks the rand() value itself. */
 #define SB_RAND_MOD_WEIGHTS 256u
 
 #ifdef SB_INLINE_DRAWS
@@ -120,7 +124,7 @@ static inline uint64_t sb_rand_mod_weight(unsigned bits, uint64_t k,
 #define sb_weighted sb_inline_weighted
 #define sb_unit sb_inline_unit
 #define sb_below_falling sb_inline_below_falling
-#define sb_rand_mod sb_draw_rand_mod
+#define sb_rand_mod sb_inline_rand_mod
 
 #else /* !SB_INLINE_DRAWS */
 

@@ -32,6 +32,15 @@ typedef struct sb_src_ops {
     /* Optional: called before every sample (a source that re-seeds its
        generator for each sample). */
     void (*begin)(sb_src *src);
+    /* Optional: rand() % k on a rand() of 'bits' bits, for a source that
+       walks the branches of each draw rather than drawing values (exact
+       mode): sb_rand_mod_weighted (base/rng.h) walks the k residues with
+       their weights instead of the 2^bits values.  NULL, as on every source
+       that samples, draws the rand() value with bits() and reduces it,
+       which is the same law, and the idiom itself on a generator such as
+       rand15.  Called only with arguments that pass sb_rand_mod_valid and
+       k >= 2. */
+    uint64_t (*rand_mod)(sb_src *src, unsigned bits, uint64_t k);
 } sb_src_ops;
 
 struct sb_src {
@@ -303,6 +312,26 @@ static inline size_t sb_inline_weighted(sb_src *src, const uint64_t *w,
     while (r >= w[i])
         r -= w[i++];
     return i;
+}
+
+/* rand() % k on a rand() of 'bits' uniform bits (shufflebias/rng.h): on
+   the fast generator the high 'bits' bits of one word, reduced; anything
+   else - another source, arguments out of range - goes through the
+   exported sb_draw_rand_mod, which says what the source does. */
+static inline uint64_t sb_inline_rand_mod(sb_src *src, unsigned bits,
+                                          uint64_t k)
+{
+    if (__builtin_expect(src->ops != NULL, 0) || !sb_rand_mod_valid(bits, k))
+        return sb_draw_rand_mod(src, bits, k);
+    if (k == 1)
+        return 0;          /* no draw, as on every source */
+    const uint64_t x = sb_xoshiro_next(src->s) >> (64 - bits);
+    /* A 32-bit division where the operands fit: the common case (a 15- or
+       31-bit rand()), and several times cheaper than a 64-bit one on
+       some processors. */
+    if (bits <= 32 && k <= UINT32_MAX)
+        return (uint32_t)x % (uint32_t)k;
+    return x % k;
 }
 
 static inline double sb_inline_unit(sb_src *src)

@@ -62,16 +62,26 @@ SB_API uint64_t sb_draw_rand_mod(sb_src *src, unsigned bits, uint64_t k)
     }
     if (k == 1)
         return 0;
-    /* The fast generator draws the rand() value and reduces it, which is
-       the same law at a fraction of the cost; every other source (exact
-       mode's among them) is handed the k residue weights. */
-    if (src->ops == NULL || k > SB_RAND_MOD_WEIGHTS)
-        return sb_inline_bits(src, bits) % k;
+    /* A source that walks branches (exact mode) says how; every source
+       that samples draws the rand() value and reduces it, which is the
+       idiom's own law at the cost of one draw. */
+    if (src->ops != NULL && src->ops->rand_mod != NULL)
+        return src->ops->rand_mod(src, bits, k);
+    const uint64_t x = sb_inline_bits(src, bits);
+    return bits <= 32 && k <= UINT32_MAX ? (uint32_t)x % (uint32_t)k
+                                         : x % k;
+}
+
+uint64_t sb_rand_mod_weighted(sb_src *src, unsigned bits, uint64_t k)
+{
+    if (k > SB_RAND_MOD_WEIGHTS)
+        return src->ops->bits(src, bits) % k;
     uint64_t w[SB_RAND_MOD_WEIGHTS];
     for (uint64_t r = 0; r < k; r++)
         w[r] = sb_rand_mod_weight(bits, k, r);
-    return sb_inline_weighted(src, w, (size_t)k);
+    return src->ops->weighted(src, w, (size_t)k);
 }
+
 SB_API void sb_draw_below_falling(sb_src *src, uint64_t hi,
                                   uint64_t count, sb_falling_fn *step,
                                   sb_falling_fn *undo, void *ctx)
@@ -160,7 +170,7 @@ static double words_unit(sb_src *src)
 }
 
 static const sb_src_ops words_ops = {
-    words_below, words_bits, words_weighted, words_unit, NULL
+    words_below, words_bits, words_weighted, words_unit, NULL, NULL
 };
 
 void sb_src_from_words(sb_src *src, sb_word_source *ws)
@@ -289,7 +299,8 @@ static double reseed_unit(sb_src *src)
 }
 
 static const sb_src_ops reseed_ops = {
-    reseed_below, reseed_bits, reseed_weighted, reseed_unit, reseed_begin
+    reseed_below, reseed_bits, reseed_weighted, reseed_unit, reseed_begin,
+    NULL
 };
 
 SB_API void *sb_src_gsl_rng(sb_src *src)

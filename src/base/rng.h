@@ -39,6 +39,12 @@ typedef struct sb_word_source {
    row) sets src->error to SB_ERANGE instead of spinning for ever. */
 void sb_src_from_words(sb_src *src, sb_word_source *ws);
 
+/* rand() % k walked as the k residues with their weights (ops->weighted,
+   for k up to SB_RAND_MOD_WEIGHTS; the 2^bits values, ops->bits, above
+   it): the 'rand_mod' of a source that walks branches, such as exact
+   mode's.  Arguments as for sb_src_ops.rand_mod. */
+uint64_t sb_rand_mod_weighted(sb_src *src, unsigned bits, uint64_t k);
+
 /* Seed 'src' as the fast generator's stream for chunk 'chunk' of 'seed'. */
 void sb_src_fast(sb_src *src, uint64_t seed, uint64_t chunk);
 

@@ -8,7 +8,10 @@
  * sizes and in the same process: each ALG bare (sb_run with no statistic),
  * each ALG with the position statistic counting, each ALG with the default
  * battery on 52 cards on one thread and on two, and exact mode on
- * naive-swap at 8 cards (sb_enumerate, every one of the 8^8 paths).
+ * naive-swap at 8 cards (sb_enumerate, every one of the 8^8 paths).  With
+ * no ALG named, fisher-yates, and beside it at 52 cards fisher-yates-mod
+ * bare and with the battery on two threads: the classic subtle bias, whose
+ * verdict takes the most decks, so the rate its runs go at.
  *
  * How it is measured, and why:
  *   a) every measurement is a whole call - allocation, seeding, the loop,
@@ -135,6 +138,7 @@ typedef struct bench {
     unsigned rounds;                 /* asked for */
     unsigned rounds_done;            /* finished by every row */
     int quick;
+    int default_set;                 /* no ALG named */
     int progress;                    /* a progress line on stderr */
     volatile sig_atomic_t *stop;
     double *scratch;                 /* room for one row's rounds */
@@ -339,6 +343,21 @@ static void add_alg_rows(bench *b, const sb_shuffle_type *t, size_t n,
     }
 }
 
+/* The default set's rows of fisher-yates-mod at 52 cards, after GSL's row
+   'gsl': bare, and with the default battery on BATTERY_THREADS threads
+   (the rate of the runs that decide its verdict). */
+static void add_mod_rows(bench *b, size_t gsl)
+{
+    const sb_shuffle_type *t = &sb_shuffle_fisher_yates_mod;
+    sb_shuffle_args args = { .n = 52 };
+    sb_shuffle_defaults(t, &args);
+    add_row(b, ROW_BARE, t, &args, 1, gsl);
+    sb_shape shape;
+    sb_shuffle_shape(t, &args, &shape);
+    bench_row *r = add_row(b, ROW_BATTERY, t, &args, BATTERY_THREADS, gsl);
+    r->n_stats = sb_stat_defaults(&shape, r->stats, SB_STAT_DEFAULTS_MAX);
+}
+
 /* Every row, in table order: by deck size, GSL's row first. */
 static void build_rows(bench *b, const sb_shuffle_type *const *algs,
                        size_t n_algs)
@@ -362,6 +381,8 @@ static void build_rows(bench *b, const sb_shuffle_type *const *algs,
         }
         for (size_t a = 0; a < n_algs; a++)
             add_alg_rows(b, algs[a], all[i], gsl);
+        if (b->default_set && all[i] == 52)
+            add_mod_rows(b, gsl);
     }
 }
 
@@ -524,7 +545,11 @@ static void show(const bench *b, const char *what, const bench_row *r)
    the aim when that is longer). */
 static int calibrate_row(const bench *b, bench_row *r, char *err, size_t len)
 {
-    const double aim = r->kind == ROW_BATTERY ? BATTERY_SECONDS : ROW_SECONDS;
+    /* A battery row on several threads with no 1-thread row before it
+       (fisher-yates-mod's) is sized alone, to the decks the 1-thread row
+       would have timed. */
+    const double aim = r->kind == ROW_BATTERY
+                     ? BATTERY_SECONDS / (double)r->threads : ROW_SECONDS;
     uint64_t count = 16;
     double sec, sec8;
     int rc = measure(b, r, count, 1, &sec, err, len);
@@ -576,7 +601,9 @@ static int calibrate(bench *b, char *err, size_t len)
             r->count = naive_swap_paths(r->args.n);
         } else if (b->quick) {
             r->count = r->args.n > 52 ? QUICK_DECKS_LARGE : QUICK_DECKS;
-        } else if (r->kind == ROW_BATTERY && r->threads > 1 && i > 0) {
+        } else if (r->kind == ROW_BATTERY && r->threads > 1 && i > 0
+                   && b->rows[i - 1].kind == ROW_BATTERY
+                   && b->rows[i - 1].alg == r->alg) {
             r->count = b->rows[i - 1].count;
         } else {
             show(b, "calibrating", r);
@@ -803,10 +830,12 @@ int sb_cmd_bench(const sb_cli *cli, int argc, char **argv)
         free(algs);
         return SB_EXIT_USAGE;
     }
-    /* At most: 4 GSL rows, the exact row, and per algorithm 2 rows at
-       each of 3 sizes, the checked row and the battery's. */
-    const size_t cap = 5 + n_algs * (2 * 3 + 1 + BATTERY_THREADS);
+    /* At most: 4 GSL rows, the exact row, per algorithm 2 rows at each of
+       3 sizes, the checked row and the battery's, and the 2 rows of
+       fisher-yates-mod in the default set. */
+    const size_t cap = 5 + n_algs * (2 * 3 + 1 + BATTERY_THREADS) + 2;
     bench b = { .rounds = o.rounds, .quick = o.quick, .stop = cli->stop,
+                .default_set = o.n_algs == 0,
                 .progress = !o.quiet && isatty(STDERR_FILENO) };
     b.rows = calloc(cap, sizeof *b.rows);
     /* One block of timings: a row's rounds after another's, and a scratch

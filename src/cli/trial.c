@@ -586,16 +586,22 @@ static int load_resumed(test_options *o, sb_state *st)
         sb_cli_error("%s", err);
         return -1;
     }
-    if (st->stream_version != SB_STREAM_VERSION
+    /* The version this program makes for the file's own algorithm and
+       source: what did not change since the file was made goes on. */
+    const int version = sb_stream_version(st->algorithm, st->plugin[0] != 0,
+                                          st->rng);
+    if (st->stream_version != (uint64_t)version
         || st->chunk_samples != SB_CHUNK_SAMPLES
         || st->block_samples != SB_BLOCK_SAMPLES) {
         sb_cli_error("state file '%s' was made with stream version %llu "
                      "(chunks of %llu, blocks of %llu); this program makes "
-                     "version %d (%u, %u): its decks would not be the same",
-                     o->resume, (unsigned long long)st->stream_version,
+                     "version %d (%u, %u) for '%s' on '%s': its decks would "
+                     "not be the same", o->resume,
+                     (unsigned long long)st->stream_version,
                      (unsigned long long)st->chunk_samples,
                      (unsigned long long)st->block_samples,
-                     SB_STREAM_VERSION, SB_CHUNK_SAMPLES, SB_BLOCK_SAMPLES);
+                     version, SB_CHUNK_SAMPLES, SB_BLOCK_SAMPLES,
+                     st->algorithm, st->rng);
         sb_state_free(st);
         return -1;
     }

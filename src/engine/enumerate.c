@@ -26,6 +26,7 @@
 
 #include "algorithms/registry.h"
 #include "base/draws.h"
+#include "base/rng.h"
 #include "shufflebias/status.h"
 #include "sources/plugin.h"
 #include "engine/budget.h"
@@ -122,8 +123,10 @@ static double e_unit(sb_src *src)
     longjmp(w->abandon, 1);
 }
 
+/* rand() % k: the k residues with their weights, never the 2^bits
+   values of rand() that sampling draws. */
 static const sb_src_ops enum_ops = { e_below, e_bits, e_weighted, e_unit,
-                                     NULL };
+                                     NULL, sb_rand_mod_weighted };
 
 /* Move to the next path; 0 when all are walked. */
 static int advance(walk *k)

@@ -989,7 +989,8 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
     rep->run.n = shape.n;
     rep->run.done = done;
     rep->run.seed = cfg->seed;
-    rep->run.stream_version = SB_STREAM_VERSION;
+    rep->run.stream_version = sb_stream_version(
+        cfg->alg ? cfg->alg->name : NULL, cfg->plugin != NULL, cfg->rng);
     rep->run.threads = p.threads_used ? p.threads_used : 1;
     rep->run.memory_budget = p.budget;
     rep->run.memory_estimate = p.estimate;

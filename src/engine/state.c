@@ -47,7 +47,8 @@ void sb_state_describe(sb_state *st, const sb_run_config *cfg,
                              sizeof st->params);
     snprintf(st->rng, sizeof st->rng, "%s", cfg->rng);
     st->shape = *shape;
-    st->stream_version = SB_STREAM_VERSION;
+    st->stream_version = (uint64_t)sb_stream_version(
+        cfg->alg ? cfg->alg->name : NULL, cfg->plugin != NULL, cfg->rng);
     st->chunk_samples = SB_CHUNK_SAMPLES;
     st->block_samples = SB_BLOCK_SAMPLES;
     st->seed = st->stage_seed = cfg->seed;
@@ -577,13 +578,18 @@ int sb_state_compatible(const sb_state *a, const sb_state *b, char *why,
                       (uint64_t)b->shape.kind, why, len)
         || differ_num("sample length", a->shape.len, b->shape.len, why, len)
         || differ_num("hands", a->shape.hands, b->shape.hands, why, len)
-        || differ_num("stream version", a->stream_version,
-                      b->stream_version, why, len)
         || differ_num("chunk size", a->chunk_samples, b->chunk_samples, why,
                       len)
         || differ_num("block size", a->block_samples, b->block_samples, why,
                       len))
         return SB_EINVAL;
+    if (a->stream_version != b->stream_version) {
+        snprintf(why, len, "stream version %llu against %llu: made by "
+                 "programs whose samples for this run differ",
+                 (unsigned long long)b->stream_version,
+                 (unsigned long long)a->stream_version);
+        return SB_EINVAL;
+    }
     char ta[1024], tb[1024];
     sb_state_tests(a, ta, sizeof ta);
     sb_state_tests(b, tb, sizeof tb);

@@ -38,7 +38,7 @@ typedef struct sb_state {
     char params[256];          /* "name=value,..." as reports show them */
     char rng[64];
     sb_shape shape;
-    uint64_t stream_version;   /* SB_STREAM_VERSION of the program */
+    uint64_t stream_version;   /* the run's own (sb_stream_version) */
     uint64_t chunk_samples;    /* SB_CHUNK_SAMPLES */
     uint64_t block_samples;    /* SB_BLOCK_SAMPLES */
     uint64_t seed;             /* the run's seed (stage 0's) */
