@@ -424,9 +424,10 @@ static double signature_energy(const block *b, const pair_sums *s)
    nothing). */
 typedef struct match {
     double score, scale, energy;
+    double dot;              /* <d_seen, d_flaw> */
 } match;
 
-static match compare(const profile *seen, const profile *sig)
+static match compare(const profile *seen, const profile *sig, double floor)
 {
     double dot = 0, ea = 0, eb = 0;
     for (size_t i = 0; i < seen->nb; i++) {
@@ -451,7 +452,9 @@ static match compare(const profile *seen, const profile *sig)
         if (es > 0)
             dot += s.dot;
     }
-    match m = { 0, 0, eb };
+    match m = { 0, 0, eb, dot };
+    if (ea < floor)
+        ea = floor;
     if (ea > 0 && eb > 0) {
         m.score = dot / sqrt(ea * eb);
         m.scale = dot / eb;
@@ -820,18 +823,55 @@ static void missed_line(sb_report *rep)
              "it (0.05: one cell 5%% off its rate)%s", exact);
 }
 
+/* Whether the size seen is below that of the weakest setting simulated
+   of a flaw with a strength (more passes, more key bits than any): its
+   match is then only of the shape the weakest setting has. */
+#define EDGE_SCALE 0.7
+static int at_edge(const signature *s, const match *m)
+{
+    if (!s->flaw || !s->flaw->strength || !s->strength)
+        return 0;
+    size_t last = 0;
+    while (s->flaw->values[last + 1])
+        last++;
+    return s->strength == s->flaw->values[last] && m->scale < EDGE_SCALE;
+}
+
+/* The energy seen along the signature it lies most along, less its noise
+   (the projection on a unit vector has variance 1 / N under the null):
+   a floor for the length of what was seen.  A bias that one signature's
+   direction catches (the modulo bias, which a directed test sees long
+   before the 1,326 cells of its table show any excess) is then not lost
+   in the noise of the tables' lengths. */
+static double directed_floor(const sb_diagnoser *d, const profile *seen,
+                             double N)
+{
+    double best = 0;
+    for (size_t j = 0; j < d->n_sigs; j++) {
+        if (!d->sigs[j].made)
+            continue;
+        const match m = compare(seen, &d->sigs[j].prof, 0.0);
+        if (m.dot > 0 && m.energy > 0) {
+            const double e = m.dot * m.dot / m.energy - 1.0 / N;
+            if (e > best)
+                best = e;
+        }
+    }
+    return best;
+}
+
 /* The best setting of the family d->sigs[from .. end) among those
    simulated: the best score, and among the settings near it the one whose
    size is nearest the size seen.  NULL when none measured anything. */
 static const signature *family_best(const sb_diagnoser *d,
-                                    const profile *seen, size_t from,
-                                    size_t end, match *out)
+                                    const profile *seen, double floor,
+                                    size_t from, size_t end, match *out)
 {
     double top = 0;
     for (size_t j = from; j < end; j++) {
         if (!d->sigs[j].made)
             continue;
-        const match m = compare(seen, &d->sigs[j].prof);
+        const match m = compare(seen, &d->sigs[j].prof, floor);
         if (m.energy > 0 && m.score > top)
             top = m.score;
     }
@@ -840,7 +880,7 @@ static const signature *family_best(const sb_diagnoser *d,
     for (size_t j = from; j < end; j++) {
         if (!d->sigs[j].made)
             continue;
-        const match m = compare(seen, &d->sigs[j].prof);
+        const match m = compare(seen, &d->sigs[j].prof, floor);
         if (!(m.energy > 0) || !(m.score > 0) || m.score < top - NEAR_BEST)
             continue;
         const double off = fabs(log(m.scale > 0 ? m.scale : 1e-300));
@@ -887,7 +927,8 @@ int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
         return st;
     }
     profile seen;
-    st = profile_make(rep, (double)rep->run.done, &seen);
+    const double N = (double)rep->run.done;
+    st = profile_make(rep, N, &seen);
     if (st != SB_OK) {
         memset(g, 0, sizeof *g);
         return st;
@@ -902,13 +943,14 @@ int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
     double top = 0;
     for (int round = 0; round < 2 && st == SB_OK; round++) {
         const double floor = top - REFINE_MARGIN;
+        const double seen_floor = directed_floor(d, &seen, N);
         for (size_t i = 0; i < d->n_sigs && st == SB_OK;) {
             size_t end = i;
             while (end < d->n_sigs
                    && strcmp(d->sigs[end].family, d->sigs[i].family) == 0)
                 end++;
             match fm;
-            const signature *fb = family_best(d, &seen, i, end, &fm);
+            const signature *fb = family_best(d, &seen, seen_floor, i, end, &fm);
             if (round == 0 && fb && fm.score > top)
                 top = fm.score;
             if (round == 1 && fb && fm.score >= floor)
@@ -924,17 +966,30 @@ int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
     }
     const signature *best = NULL, *second = NULL;
     match best_m = { 0 }, second_m = { 0 };
+    const double seen_floor = directed_floor(d, &seen, N);
     for (size_t i = 0; i < d->n_sigs;) {
         size_t end = i;
         while (end < d->n_sigs
                && strcmp(d->sigs[end].family, d->sigs[i].family) == 0)
             end++;
         match fm;
-        const signature *fb = family_best(d, &seen, i, end, &fm);
-        if (fb && best && fabs(fm.score - best_m.score) <= SAME_SCORE) {
+        const signature *fb = family_best(d, &seen, seen_floor, i, end, &fm);
+        if (fb && best && fabs(fm.score - best_m.score) <= NEAR_BEST
+            && at_edge(fb, &fm) != at_edge(best, &best_m)) {
             /* Two flaws of one shape (a stopping rule that stops early,
-               and a riffle of many passes): the one that has the size
-               seen at a setting simulated. */
+               and a riffle of many passes): not the one whose bias is
+               smaller than at any setting simulated. */
+            if (at_edge(best, &best_m)) {
+                second = best;
+                second_m = best_m;
+                best = fb;
+                best_m = fm;
+            } else if (!second || fm.score > second_m.score) {
+                second = fb;
+                second_m = fm;
+            }
+        } else if (fb && best && fabs(fm.score - best_m.score) <= SAME_SCORE) {
+            /* Scores alike: the one that has the size seen. */
             if (fabs(log(fm.scale)) < fabs(log(best_m.scale))) {
                 second = best;
                 second_m = best_m;
@@ -971,6 +1026,8 @@ int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
             col = collision_residual(cb);
         }
     }
+    if (ea < seen_floor)
+        ea = seen_floor;
     if (cb && col > 0 && ea > 0 && cb->p < SEEN_P)
         rep_score = fmin(1.0, col / sqrt(ea));
 
@@ -1023,16 +1080,16 @@ int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
                      "%.0f bits reduced with %% (i+1)",
                      log2(q * (double)shape.n));
         } else if (best->flaw && best->flaw->strength) {
-            const long *v = best->flaw->values;
-            size_t last = 0;
-            while (v[last + 1])
-                last++;
-            const int edge = best->strength == v[last] && best_m.scale < 0.7;
+            const int edge = at_edge(best, &best_m);
             snprintf(g->estimate, sizeof g->estimate, "%s%ld %s (the setting "
                      "whose bias has the size seen)", edge ? "at least "
                      : "about ", best->strength, best->flaw->strength);
         }
     }
+    if (!g->looks[0] && score > 0)
+        snprintf(g->looks, sizeof g->looks, "no table's excess stands out "
+                 "of its noise: the bias lies along one direction, which a "
+                 "directed test saw");
     if (score >= SB_DIAGNOSIS_THRESHOLD)
         g->state = SB_DIAGNOSIS_MATCH;
     profile_free(&seen);
