@@ -160,9 +160,10 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
             code = SB_EXIT_INTERRUPTED;
     }
     /* One diagnoser for all: the reports of one shape share the flaws'
-       signatures, simulated once. */
+       signatures, simulated once.  Only the Markdown and the JSON show
+       it. */
     sb_diagnoser *diag = NULL;
-    if (code == SB_EXIT_PASS
+    if (code == SB_EXIT_PASS && (o.markdown || o.json)
         && sb_diagnoser_new(&diag, sb_cli_threads_default(), cli->stop)
            == SB_OK)
         for (size_t i = 0; i < m; i++)

@@ -1090,8 +1090,22 @@ int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
         snprintf(g->looks, sizeof g->looks, "no table's excess stands out "
                  "of its noise: the bias lies along one direction, which a "
                  "directed test saw");
-    if (score >= SB_DIAGNOSIS_THRESHOLD)
+    /* A shape needs room: a bias seen by tables of one degree of freedom
+       in all (new-age-solitaire alone) points the way every flaw that
+       moves that one number points, and tells them apart by nothing. */
+    size_t shape_df = 0;
+    for (size_t i = 0; i < seen.nb; i++) {
+        const block *b = &seen.b[i];
+        if (!b->collisions && b->p < SEEN_P)
+            shape_df += b->rows * b->cols - b->rows;
+    }
+    if (score >= SB_DIAGNOSIS_THRESHOLD
+        && (shape_df >= 2 || name == repeated_name))
         g->state = SB_DIAGNOSIS_MATCH;
+    else if (score >= SB_DIAGNOSIS_THRESHOLD)
+        snprintf(g->looks, sizeof g->looks, "seen by one degree of freedom "
+                 "in all, which every flaw that moves it matches: too little "
+                 "to tell flaws apart (run more statistics)");
     profile_free(&seen);
     return SB_OK;
 }
