@@ -127,7 +127,7 @@ int sb_render_audit_markdown(FILE *f, const sb_report *reps, size_t m)
         const sb_diagnosis *g = &rep->diagnosis;
         if (g->state == SB_DIAGNOSIS_MATCH)
             fprintf(f, "\n**Diagnosis**: resembles `%s`%s%s%s (score %.2f of "
-                    "1; a close match from %.2f). %s%s%s. Fix: %s.\n", g->name,
+                    "1; a close match from %.2f). Flaw: %s%s%s. Fix: %s.\n", g->name,
                     g->params[0] ? " (" : "", g->params,
                     g->params[0] ? ")" : "", g->score, g->threshold, g->flaw,
                     g->estimate[0] ? "; the data suggest " : "", g->estimate,
