@@ -124,6 +124,19 @@ int sb_render_audit_markdown(FILE *f, const sb_report *reps, size_t m)
                     r->statistic, r->df, p, padj, sb_verdict_str(r->verdict),
                     r->effect_desc);
         }
+        const sb_diagnosis *g = &rep->diagnosis;
+        if (g->state == SB_DIAGNOSIS_MATCH)
+            fprintf(f, "\n**Diagnosis**: resembles `%s`%s%s%s (score %.2f of "
+                    "1; a close match from %.2f). Flaw: %s%s%s. Fix: %s.\n", g->name,
+                    g->params[0] ? " (" : "", g->params,
+                    g->params[0] ? ")" : "", g->score, g->threshold, g->flaw,
+                    g->estimate[0] ? "; the data suggest " : "", g->estimate,
+                    g->advice);
+        else if (g->state == SB_DIAGNOSIS_NO_MATCH)
+            fprintf(f, "\n**Diagnosis**: no close match in the catalogue%s%s"
+                    "%s (score %.2f of 1; a close match from %.2f).\n",
+                    g->name[0] ? " (nearest `" : "", g->name,
+                    g->name[0] ? "`)" : "", g->score, g->threshold);
     }
     return ferror(f) ? SB_EIO : SB_OK;
 }

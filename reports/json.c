@@ -104,6 +104,41 @@ static json_t *input_object(const sb_input_info *in)
     return o;
 }
 
+/* What a fail resembles (null when no diagnosis was made): the flaw, its
+   score and the fix, or "no close match" with the nearest. */
+static json_t *diagnosis_object(const sb_diagnosis *g)
+{
+    if (g->state == SB_DIAGNOSIS_NONE)
+        return json_null();
+    json_t *o = json_object();
+    const int match = g->state == SB_DIAGNOSIS_MATCH;
+    json_object_set_new(o, "match", json_boolean(match));
+    json_object_set_new(o, "name", match ? json_string(g->name)
+                                         : json_string("no close match"));
+    json_object_set_new(o, "nearest", g->name[0] ? json_string(g->name)
+                                                 : json_null());
+    json_object_set_new(o, "params", sb_params_json(g->params));
+    json_object_set_new(o, "score", json_real(g->score));
+    json_object_set_new(o, "threshold", json_real(g->threshold));
+    json_object_set_new(o, "scale", json_real(g->scale));
+    json_object_set_new(o, "bias", json_string(g->looks));
+    json_object_set_new(o, "flaw", match ? json_string(g->flaw)
+                                         : json_null());
+    json_object_set_new(o, "estimate", match && g->estimate[0]
+                                       ? json_string(g->estimate)
+                                       : json_null());
+    json_object_set_new(o, "advice", match ? json_string(g->advice)
+                                           : json_null());
+    json_object_set_new(o, "runner_up", g->runner_up[0]
+                        ? json_pack("{s:s, s:f}", "name", g->runner_up,
+                                    "score", g->runner_up_score)
+                        : json_null());
+    json_object_set_new(o, "signatures", json_integer(g->signatures));
+    json_object_set_new(o, "signature_samples",
+                        json_integer((json_int_t)g->signature_samples));
+    return o;
+}
+
 json_t *sb_report_json(const sb_report *rep)
 {
     const sb_run_info *run = &rep->run;
@@ -221,6 +256,10 @@ json_t *sb_report_json(const sb_report *rep)
     for (size_t i = 0; i < rep->n_results; i++)
         json_array_append_new(tests, result_object(&rep->results[i]));
     json_object_set_new(root, "tests", tests);
+    json_object_set_new(root, "diagnosis", diagnosis_object(&rep->diagnosis));
+    if (rep->diagnosis.missed[0])
+        json_object_set_new(root, "missed",
+                            json_string(rep->diagnosis.missed));
     if (run->memory_budget) {
         /* What the run's tables were estimated to need, on the threads it
            ran on, within which budget (src/engine/budget.h). */
@@ -240,6 +279,9 @@ json_t *sb_report_json(const sb_report *rep)
                         json_real(run->seconds > 0
                                   ? (double)(run->done - run->resumed)
                                     / run->seconds : 0.0));
+    if (rep->diagnosis.state != SB_DIAGNOSIS_NONE)
+        json_object_set_new(timing, "diagnosis_seconds",
+                            json_real(rep->diagnosis.seconds));
     if (run->resumed)
         json_object_set_new(timing, "samples_resumed",
                             json_integer((json_int_t)run->resumed));

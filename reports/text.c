@@ -48,6 +48,42 @@ static const char *verdict_words(sb_verdict v)
 
 static int render_summary(FILE *f, const sb_report *rep);
 
+/* What a fail resembles and its fix; what a pass could have missed. */
+static void render_diagnosis(FILE *f, const sb_diagnosis *g)
+{
+    if (g->missed[0])
+        fprintf(f, "  could have missed: %s\n", g->missed);
+    if (g->state == SB_DIAGNOSIS_NONE)
+        return;
+    fputc('\n', f);
+    if (g->state == SB_DIAGNOSIS_MATCH)
+        fprintf(f, "diagnosis: resembles %s%s%s%s (score %.2f of 1; a "
+                "close match from %.2f)\n", g->name, g->params[0] ? " ("
+                : "", g->params, g->params[0] ? ")" : "", g->score,
+                g->threshold);
+    else if (g->name[0])
+        fprintf(f, "diagnosis: no close match in the catalogue (nearest "
+                "%s, score %.2f of 1; a close match from %.2f)\n",
+                g->name, g->score, g->threshold);
+    else if (g->signatures)
+        fprintf(f, "diagnosis: no close match in the catalogue (no "
+                "catalogued flaw's pattern points the same way)\n");
+    else
+        fprintf(f, "diagnosis: no close match in the catalogue (it holds "
+                "no flaw of this kind and size)\n");
+    if (g->looks[0])
+        fprintf(f, "  bias       %s\n", g->looks);
+    if (g->state != SB_DIAGNOSIS_MATCH)
+        return;
+    fprintf(f, "  flaw       %s\n", g->flaw);
+    if (g->estimate[0])
+        fprintf(f, "  estimate   %s\n", g->estimate);
+    fprintf(f, "  fix        %s\n", g->advice);
+    if (g->runner_up[0])
+        fprintf(f, "  next       %s (score %.2f)\n", g->runner_up,
+                g->runner_up_score);
+}
+
 int sb_render_text(FILE *f, const sb_report *rep)
 {
     /* After an input error or a plug-in's bad sample, the message and
@@ -109,6 +145,8 @@ int sb_render_text(FILE *f, const sb_report *rep)
                     "at the fail threshold):\n");
         fprintf(f, "  %s: %s\n", r->name, r->detectable_desc);
     }
+
+    render_diagnosis(f, &rep->diagnosis);
 
     if (rep->n_stages > 1) {
         fprintf(f, "\nescalation: suspect at first, re-run on fresh samples\n");

@@ -129,6 +129,7 @@ class Installed(unittest.TestCase):
                  if len(line.split()) == 3}
         for public in ["sb_session_new", "sb_session_test",
                        "sb_session_exact", "sb_session_write_json",
+                       "sb_session_diagnose",
                        "sb_version", "sb_status_str", "sb_draw_below",
                        "sb_draw_rand_mod", "sb_src_error"]:
             self.assertIn(public, names)

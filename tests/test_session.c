@@ -129,6 +129,8 @@ static void same_json_as_the_program(void **state)
     assert_int_equal(WEXITSTATUS(status), 1);
     assert_int_equal(sb_session_verdict(s), SB_VERDICT_FAIL);
     assert_string_equal(sb_session_verdict_str(s), "fail");
+    /* The program diagnoses a fail; the library when asked. */
+    assert_int_equal(sb_session_diagnose(s), SB_OK);
     assert_int_equal(sb_session_save_json(s, lib), SB_OK);
     json_t *a = load(cli), *b = load(lib);
     assert_true(json_equal(a, b));
@@ -286,6 +288,29 @@ static void gsl_cannot_abort(void **state)
     sb_session_free(s);
 }
 
+/* A failing test is diagnosed on request: Sattolo's single cycle at 8
+   cards (fails by far at 20000 decks, seed 5: a deterministic case). */
+static void a_fail_is_diagnosed(void **state)
+{
+    (void)state;
+    sb_session *s = session();
+    assert_int_equal(sb_session_diagnose(s), SB_EINVAL);
+    assert_int_equal(sb_session_set_shuffle(s, "sattolo"), SB_OK);
+    assert_int_equal(sb_session_set_n(s, 8), SB_OK);
+    assert_int_equal(sb_session_set_samples(s, 20000), SB_OK);
+    assert_int_equal(sb_session_set_seed(s, 5), SB_OK);
+    assert_int_equal(sb_session_test(s), SB_OK);
+    assert_int_equal(sb_session_verdict(s), SB_VERDICT_FAIL);
+    assert_int_equal(sb_session_report(s)->diagnosis.state,
+                     SB_DIAGNOSIS_NONE);
+    assert_int_equal(sb_session_diagnose(s), SB_OK);
+    const sb_diagnosis *g = &sb_session_report(s)->diagnosis;
+    assert_int_equal(g->state, SB_DIAGNOSIS_MATCH);
+    assert_string_equal(g->name, "sattolo");
+    assert_true(g->score >= g->threshold);
+    sb_session_free(s);
+}
+
 static void version(void **state)
 {
     (void)state;
@@ -302,6 +327,7 @@ int main(void)
         cmocka_unit_test(a_bad_sample_ends_the_run),
         cmocka_unit_test(a_stop_interrupts),
         cmocka_unit_test(exact_walks),
+        cmocka_unit_test(a_fail_is_diagnosed),
         cmocka_unit_test(version),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

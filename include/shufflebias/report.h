@@ -121,6 +121,50 @@ typedef struct sb_stage {
     const char *worst;         /* whose it is, NULL when none applied */
 } sb_stage;
 
+/* What a diagnosis found (src/engine/diagnose.h). */
+typedef enum sb_diagnosis_state {
+    SB_DIAGNOSIS_NONE = 0,     /* none made: not a fail, or not asked for */
+    SB_DIAGNOSIS_MATCH = 1,    /* the bias resembles a catalogued flaw */
+    SB_DIAGNOSIS_NO_MATCH = 2  /* no catalogued flaw comes close */
+} sb_diagnosis_state;
+
+#define SB_DIAGNOSIS_TEXT 320u
+
+/* What a failing run's bias looks like and which of the catalogue's known
+   flaws it resembles most, by the shape of its statistics' residuals
+   against each flaw's simulated signature; on a pass, what the run could
+   have missed.  Filled by sb_diagnose (src/engine/diagnose.h), read by the
+   renderers. */
+typedef struct sb_diagnosis {
+    sb_diagnosis_state state;
+    char name[64];             /* the flaw it resembles most: a catalogue
+                                  algorithm's name, or "repeated-decks" (a
+                                  source with too few states); "" when
+                                  there was nothing to compare with */
+    char params[128];          /* the setting of that flaw matched best
+                                  ("passes=7"), "" */
+    double score;              /* in [0, 1]: the estimated cosine between
+                                  the bias seen and the flaw's signature
+                                  (its square: the share of the bias's
+                                  chi-square distance the flaw explains) */
+    double threshold;          /* a close match from this score on */
+    double scale;              /* the bias seen over the signature's, along
+                                  the signature (1: the same size) */
+    char runner_up[64];        /* the next flaw, "" for none */
+    double runner_up_score;
+    char looks[SB_DIAGNOSIS_TEXT];     /* where the bias lies, in words */
+    char flaw[SB_DIAGNOSIS_TEXT];      /* what that flaw is */
+    char estimate[SB_DIAGNOSIS_TEXT];  /* what the data suggest of its
+                                          strength ("about 7 passes"), "" */
+    char advice[SB_DIAGNOSIS_TEXT];    /* the fix */
+    unsigned signatures;       /* flaw settings simulated and compared */
+    uint64_t signature_samples;   /* samples of each */
+    double seconds;            /* time the signatures took (0: cached) */
+    /* On a pass: one line on what it could have missed and what would
+       settle it; "" otherwise. */
+    char missed[2 * SB_DIAGNOSIS_TEXT];
+} sb_diagnosis;
+
 typedef struct sb_report {
     sb_run_info run;
     sb_result *results;        /* one per statistic, battery order */
@@ -130,6 +174,9 @@ typedef struct sb_report {
                                         results are the last stage's */
     size_t n_stages;           /* stages run (sb_escalate: >= 1); 0 after a
                                   bare sb_run */
+    /* Added in 0.1: at the end, so that the fields above keep their
+       places. */
+    sb_diagnosis diagnosis;    /* state SB_DIAGNOSIS_NONE unless asked */
 } sb_report;
 
 #ifdef __cplusplus

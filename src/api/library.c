@@ -15,6 +15,7 @@
 #include "base/names.h"
 #include "base/rng.h"
 #include "base/shuffle_type.h"
+#include "engine/diagnose.h"
 #include "engine/enumerate.h"
 #include "engine/escalate.h"
 #include "engine/outfile.h"
@@ -329,6 +330,20 @@ SB_API const char *sb_session_verdict_str(const sb_session *s)
     case SB_EXACT_BIASED: return "biased";
     default: return "inconclusive";
     }
+}
+
+SB_API int sb_session_diagnose(sb_session *s)
+{
+    s->error[0] = '\0';
+    if (s->has != SB_SESSION_TEST)
+        return fail(s, SB_EINVAL, "no test has run to diagnose");
+    char err[512];
+    const int st = sb_diagnose_once(&s->rep, s->threads ? s->threads
+                                                       : threads_online(),
+                                    s->stop, err, sizeof err);
+    if (st != SB_OK)
+        return fail(s, st, "%s", err);
+    return SB_OK;
 }
 
 SB_API const sb_report *sb_session_report(const sb_session *s)

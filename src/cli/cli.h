@@ -161,6 +161,17 @@ int sb_cli_run_external(const struct sb_external_spec *spec, uint64_t seed,
    error. */
 int sb_cli_opt_escalate(const char *arg, unsigned *out);
 
+/* The diagnosis of a report (src/engine/diagnose.h): on a fail, the
+   catalogued flaw it resembles; on a pass, what it could have missed.  A
+   diagnosis that cannot be made is said on stderr and leaves the report
+   as it was (its verdict never depends on it).  'd' keeps the flaws'
+   signatures for the next report of the same shape (NULL: a diagnoser
+   of its own, on 'threads' threads). */
+struct sb_diagnoser;
+void sb_cli_diagnose(struct sb_diagnoser *d, struct sb_report *rep,
+                     unsigned threads, int quiet,
+                     volatile sig_atomic_t *stop);
+
 /* Print a test report as asked - the text table on stdout unless 'quiet'
    or the JSON goes there, the JSON to 'json' ("-": stdout; NULL: none) -
    and return 'code', SB_EXIT_USAGE when writing failed, or

@@ -19,6 +19,7 @@
 #include "shufflebias/status.h"
 #include "base/names.h"
 #include "base/rng.h"
+#include "engine/diagnose.h"
 #include "engine/escalate.h"
 #include "sources/external.h"
 #include "sources/plugin.h"
@@ -464,6 +465,22 @@ unsigned sb_cli_threads_default(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1u : n > (long)SB_CLI_THREADS_MAX ? SB_CLI_THREADS_MAX
                                                      : (unsigned)n;
+}
+
+void sb_cli_diagnose(sb_diagnoser *d, sb_report *rep, unsigned threads,
+                     int quiet, volatile sig_atomic_t *stop)
+{
+    if (rep->verdict == SB_VERDICT_FAIL && !rep->run.partial && !quiet
+        && isatty(STDERR_FILENO))
+        fprintf(stderr, "diagnosing: simulating the catalogue's flaws...\r");
+    char err[512];
+    const int st = d ? sb_diagnose(d, rep, err, sizeof err)
+                     : sb_diagnose_once(rep, threads, stop, err, sizeof err);
+    if (rep->verdict == SB_VERDICT_FAIL && !rep->run.partial && !quiet
+        && isatty(STDERR_FILENO))
+        fprintf(stderr, "%50s\r", "");
+    if (st != SB_OK && st != SB_EINTR)
+        sb_cli_error("no diagnosis: %s", err);
 }
 
 int sb_cli_report(const sb_report *rep, const char *json, int quiet,

@@ -495,6 +495,11 @@ static int test_external(const sb_cli *cli, const test_options *o)
     if (rc != 0)
         return rc > 0 ? SB_EXIT_INTERRUPTED : SB_EXIT_USAGE;
     int code = input_error ? SB_EXIT_USAGE : exit_code(&rep);
+    /* Nothing would show a diagnosis: --quiet without --json. */
+    if (!input_error && (!o->quiet || o->json))
+        sb_cli_diagnose(NULL, &rep, o->threads ? o->threads
+                                         : sb_cli_threads_default(),
+                        o->quiet, cli->stop);
     code = sb_cli_report(&rep, o->json, o->quiet, code);
     if (input_error)
         sb_cli_error("%s: %s", o->exec ? "--exec" : "--input", info.error);
@@ -745,6 +750,8 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         sb_cli_memory_note(&rep, o.quiet);
         /* A plug-in's bad sample: exit 2, the partial report kept. */
         const int bad = rep.run.bad_sample[0] != '\0';
+        if (!bad && (!o.quiet || o.json))
+            sb_cli_diagnose(NULL, &rep, cfg.threads, o.quiet, cli->stop);
         code = sb_cli_report_with(&rep, o.json, o.quiet,
                                   bad ? SB_EXIT_USAGE : exit_code(&rep),
                                   o.effect_given ? "plan" : NULL,
