@@ -31,10 +31,13 @@
  * whose signature has the size seen ('scale' nearest 1).  The modulo bias
  * of fisher-yates-mod is far too small to be measured on 2^17 decks, so
  * its signature is that of the same draws with the same favoured residues
- * (r < 32768 mod m) weighted AMPLIFY + 1 to AMPLIFY instead of
- * floor(32768 / m) + 1 to floor(32768 / m): the direction of a small bias
- * is kept, its size multiplied, and the size seen then estimates the
- * generator's range.  A source with too few states repeats decks and
+ * (r < 2^B mod m, for generators of B = 8 to 16 bits: which residues are
+ * favoured depends on B, so the modulo bias of an 8-bit rand() does not
+ * look like that of a 15-bit one) weighted q + A to q instead of q + 1 to
+ * q, q = floor(2^B / m): every draw's excess is multiplied by the same A,
+ * so the direction of the small bias is kept and its size multiplied
+ * (the match's scale is divided back by A, so that it speaks of the real
+ * B-bit generator).  A source with too few states repeats decks and
  * changes nothing else: its signature is the collision count alone, and
  * its reachable decks are estimated from the repeats (M = S mu / R, the
  * possible samples S, the repeats R and the repeats mu a uniform source
@@ -67,10 +70,9 @@
 /* Flaws whose first-round score is within this of the best are simulated
    at all their settings. */
 #define REFINE_MARGIN 0.15
-/* fisher-yates-mod's signature: the favoured residue weighs AMPLIFY + 1
-   against AMPLIFY (see above). */
+/* fisher-yates-mod's signature: its largest excess, at the last draw,
+   is at least 1 / AMPLIFY of a draw's probability (see above). */
 #define AMPLIFY 8u
-#define RAND_VALUES 32768u
 /* The seed of every signature: fixed, so that a diagnosis is reproducible
    and independent of the run's own seed. */
 #define SIGNATURE_SEED 0x5d1a9e05eedULL
@@ -108,7 +110,8 @@ static const flaw_entry flaws[] = {
       "a sort handed a comparator that answers at random: it is not a "
       "shuffle, and each sort leaves its own pattern",
       "shuffle with Fisher-Yates (or sort by random keys of 64 bits)" },
-    { "fisher-yates-mod", NULL, { 0 }, { 0 },
+    { "fisher-yates-mod", "rand-bits", { 8, 9, 10, 11, 12, 13, 14, 15, 16, 0 },
+      { 8, 12, 15, 0 },
       "modulo bias: j = rand() % (i+1) makes the low Fisher-Yates draws too "
       "frequent",
       "draw j without modulo bias: rejection sampling (Lemire's nearly "
@@ -158,26 +161,38 @@ static const flaw_entry *flaw_find(const char *name)
 
 /* ---- fisher-yates-mod, amplified ---- */
 
-static int amp_init(void **state, const sb_shuffle_args *a)
+/* The gain A of the twin of a B-bit generator at n cards: the excess
+   1 / q of the last draw (q = floor(2^B / n), the fewest values per
+   residue) multiplied up to about 1 / AMPLIFY, never down. */
+static uint64_t amp_gain(long bits, size_t n)
 {
-    *state = malloc((a->n ? a->n : 1) * sizeof(uint64_t));
-    return *state ? SB_OK : SB_ENOMEM;
+    const uint64_t q = (UINT64_C(1) << bits) / (n ? n : 1);
+    return q > AMPLIFY ? (q + AMPLIFY - 1) / AMPLIFY : 1;
 }
 
+/* A draw from 0..m-1 where the r = 2^B mod m lowest values weigh q + A
+   and the others q, in O(1): one uniform draw over the total weight. */
 static int amp_run(void *state, const sb_shuffle_args *a, sb_src *src,
                    sb_card *out)
 {
-    uint64_t *w = state;
+    (void)state;
+    const long bits = a->param[0];
+    const uint64_t range = UINT64_C(1) << bits, gain = amp_gain(bits, a->n);
     sb_deck_identity(out, a->n);
     for (size_t i = a->n; i-- > 1;) {
-        const size_t m = i + 1;
-        const size_t favoured = RAND_VALUES % m;
-        for (size_t r = 0; r < m; r++)
-            w[r] = AMPLIFY + (r < favoured);
-        sb_deck_swap(out, i, sb_weighted(src, w, m));
+        const uint64_t m = i + 1, q = range / m, r = range % m;
+        const uint64_t heavy = q + gain;
+        const uint64_t x = sb_below(src, r * heavy + (m - r) * q);
+        const uint64_t j = x < r * heavy ? x / heavy
+                                         : r + (x - r * heavy) / q;
+        sb_deck_swap(out, i, (size_t)j);
     }
     return SB_OK;
 }
+
+static const sb_param_def amp_params[] = {
+    { "rand-bits", "the generator's bits", 15, 8, 16, NULL },
+};
 
 static const sb_shuffle_type amplified_mod = {
     .name = "fisher-yates-mod",
@@ -187,9 +202,9 @@ static const sb_shuffle_type amplified_mod = {
     .kind = SB_KIND_PERMUTATION,
     .literature = SB_LIT_BIASED,
     .n_min = 1,
-    .n_max = RAND_VALUES,
-    .init = amp_init,
-    .free = free,
+    .n_max = 1u << 16,
+    .params = amp_params,
+    .n_params = 1,
     .run = amp_run,
 };
 
@@ -477,11 +492,23 @@ typedef struct signature {
     char params[128];
     long strength;                   /* the strength's value, 0: none */
     int amplified;                   /* fisher-yates-mod's twin */
+    double gain;                     /* its bias over the real flaw's (1
+                                        but for the twin) */
     int probe;                       /* simulated in the first round */
     int made;                        /* prof holds its profile */
     int failed;                      /* could not be simulated: left out */
     profile prof;
 } signature;
+
+/* compare, with the scale said of the real flaw rather than of its
+   amplified twin. */
+static match compare_sig(const profile *seen, const signature *s,
+                         double floor)
+{
+    match m = compare(seen, &s->prof, floor);
+    m.scale *= s->gain;
+    return m;
+}
 
 struct sb_diagnoser {
     unsigned threads;
@@ -616,18 +643,24 @@ static int add_settings(sb_diagnoser *d, const sb_shuffle_type *t,
         const long *values = f && f->strength ? f->values : none;
         for (size_t v = 0; v == 0 || values[v]; v++) {
             sb_shuffle_args b = a;
-            if (values[v])
-                set_param(t, &b, f->strength, values[v]);
             const int amplified = strcmp(t->name, "fisher-yates-mod") == 0;
             const sb_shuffle_type *run = amplified ? &amplified_mod : t;
-            if (!fits(t, &b, shape))
+            if (values[v])
+                set_param(run, &b, f->strength, values[v]);
+            if (!fits(t, &b, shape)
+                || (amplified && (UINT64_C(1) << b.param[0]) < shape->n))
                 continue;
             signature s = { .type = run, .family = t->name, .flaw = f,
                             .bias = t->bias, .args = b,
                             .strength = values[v], .amplified = amplified,
+                            .gain = amplified ? (double)amp_gain(b.param[0],
+                                                                 shape->n)
+                                              : 1.0,
                             .probe = !values[v] };
             for (size_t k = 0; values[v] && f->probes[k]; k++)
                 s.probe |= f->probes[k] == values[v];
+            /* The twin's generator width is no parameter of
+               fisher-yates-mod: the estimate speaks of it instead. */
             format_setting(t, &b, f, s.params, sizeof s.params);
             int st = push(d, &s);
             if (st != SB_OK)
@@ -688,6 +721,21 @@ static int same_shape(const sb_shape *a, const sb_shape *b)
 }
 
 /* Simulate signature i, unless made already. */
+/* A setting's seed: SIGNATURE_SEED and its family, parameters and
+   strength hashed (FNV-1a), so that its signature is the same whatever
+   other settings the catalogue lists before it. */
+static uint64_t setting_seed(const signature *s)
+{
+    char strength[32];
+    snprintf(strength, sizeof strength, "/%ld", s->strength);
+    uint64_t h = UINT64_C(14695981039346656037);
+    const char *parts[] = { s->family, "/", s->params, strength };
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
+        for (const char *c = parts[k]; *c; c++)
+            h = (h ^ (unsigned char)*c) * UINT64_C(1099511628211);
+    return SIGNATURE_SEED ^ h;
+}
+
 static int simulate(sb_diagnoser *d, size_t i, char *err, size_t len)
 {
     signature *s = &d->sigs[i];
@@ -698,7 +746,7 @@ static int simulate(sb_diagnoser *d, size_t i, char *err, size_t len)
         .alg = s->type,
         .args = s->args,
         .samples = SB_DIAGNOSIS_SAMPLES,
-        .seed = SIGNATURE_SEED + i,
+        .seed = setting_seed(s),
         .rng = "xoshiro256",
         .stats = d->stat_types,
         .n_stats = d->n_stats,
@@ -880,7 +928,7 @@ static const signature *family_best(const sb_diagnoser *d,
     for (size_t j = from; j < end; j++) {
         if (!d->sigs[j].made)
             continue;
-        const match m = compare(seen, &d->sigs[j].prof, floor);
+        const match m = compare_sig(seen, &d->sigs[j], floor);
         if (m.energy > 0 && m.score > top)
             top = m.score;
     }
@@ -889,7 +937,7 @@ static const signature *family_best(const sb_diagnoser *d,
     for (size_t j = from; j < end; j++) {
         if (!d->sigs[j].made)
             continue;
-        const match m = compare(seen, &d->sigs[j].prof, floor);
+        const match m = compare_sig(seen, &d->sigs[j], floor);
         if (!(m.energy > 0) || !(m.score > 0) || m.score < top - NEAR_BEST)
             continue;
         const double off = fabs(log(m.scale > 0 ? m.scale : 1e-300));
@@ -1080,14 +1128,13 @@ int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
                      "for '%s' and use a fair shuffle (Fisher-Yates)",
                      best->family);
         }
-        if (best->amplified && best_m.scale > 0) {
-            /* The bias along the signature is AMPLIFY / q of the
-               twin's, q the values per residue of the real generator, so
-               its range is about q n. */
-            const double q = AMPLIFY / best_m.scale;
-            snprintf(g->estimate, sizeof g->estimate, "a rand() of about "
-                     "%.0f bits reduced with %% (i+1)",
-                     log2(q * (double)shape.n));
+        if (best->amplified) {
+            const int edge = at_edge(best, &best_m);
+            snprintf(g->estimate, sizeof g->estimate, "a rand() of %s%ld "
+                     "bits reduced with %% (i+1) (its favoured residues fit "
+                     "best; the bias seen is %.2g of such a generator's)",
+                     edge ? "at least " : "about ", best->strength,
+                     best_m.scale);
         } else if (best->flaw && best->flaw->strength) {
             const int edge = at_edge(best, &best_m);
             snprintf(g->estimate, sizeof g->estimate, "%s%ld %s (the setting "
