@@ -18,7 +18,8 @@
  * decks (proof in stats/fy_draws.c, checked by enumeration in
  * tests/test_fy_code.c).  Subtests, combined by Bonferroni as the
  * hand-wise statistics do, p = min(1, T p_min):
- *  - per-draw fit: X^2 of each draw's counts against uniform, pooled from
+ *  - per-draw fit: the exact-split statistic of the pooled laws
+ *    (stats/gof.c) of each draw's counts against uniform, pooled from
  *    the low end to 5 expected per group, summed over the draws:
  *    chi-square(n(n-1)/2) when nothing is pooled (from 5n decks);
  *  - the mean of the draws: their summed deviation from (m-1)/2, over

@@ -36,11 +36,14 @@
  * are combined as the hand-wise statistics combine theirs (stats/hands.c):
  * p = min(1, T min_t p_t) over the T subtests, valid under any dependence.
  *
- *  (a) Per-draw goodness of fit.  For each m, Pearson's X^2_m of c[m][.]
- *      against N/m per value, the values pooled from the low end until
- *      each group expects 5 (sb_gof_pool: groups of about 5m/N values
- *      when N < 5m); then X^2 = sum_m X^2_m against chi-square(sum_m
- *      (groups_m - 1)): the draws are independent, so are the X^2_m.
+ *  (a) Per-draw goodness of fit.  For each m, the statistic T_m of the
+ *      pooled laws (exact binomial splits, sb_gof_split_statistic in
+ *      stats/gof.c: valid at every level, G^2 for large groups) of
+ *      c[m][.] against N/m per value, the values pooled from the low end
+ *      until each group expects 5 (sb_gof_pool: groups of about 5m/N
+ *      values when N < 5m); then T = sum_m T_m against chi-square(sum_m
+ *      (groups_m - 1)): the draws are independent, so are the T_m, and
+ *      each is at most a chi-square(groups_m - 1) in law, so is T.
  *      The omnibus part: any distortion of any one draw's law.
  *
  *  (b) The mean of the draws, one degree of freedom.
@@ -640,16 +643,18 @@ static int fy_result(const fy_acc *a, uint64_t samples, double fail_alpha,
         if (groups < 2)
             continue;
         pooled += groups < m;
-        double xm = 0.0;
+        /* Each group's count and expectation, over the scratch the
+           values used: group g is written at g, never past its values. */
         size_t lo = 0;
         for (size_t g = 0; g < groups; g++) {
             double o = 0.0;
             for (size_t j = lo; j <= last[g]; j++)
                 o += (double)c[j];
-            const double e = N * (double)(last[g] - lo + 1) / (double)m;
-            xm += (o - e) * (o - e) / e;
+            prefix[g] = o;
+            expected[g] = N * (double)(last[g] - lo + 1) / (double)m;
             lo = last[g] + 1;
         }
+        const double xm = sb_gof_split_statistic(prefix, expected, groups);
         x2 += xm;
         df += (double)(groups - 1);
         const double zm = (xm - (double)(groups - 1))
@@ -807,7 +812,7 @@ static int fy_result(const fy_acc *a, uint64_t samples, double fail_alpha,
                  low[lk].p);
     if (kept)
         snprintf(res->note, sizeof res->note,
-                 "%zu subtests, p = min(1, %zu p_min): per-draw fit X2 = "
+                 "%zu subtests, p = min(1, %zu p_min): per-draw fit T = "
                  "%.6g on %.0f df%s, p = %s; mean z = %.3g, p = %s; low "
                  "residues 2^B mod m, %zu values of B in %d..%d, best "
                  "B = %u, z = %.3g, p = %s (one-sided)", T, T, x2, df,
@@ -815,7 +820,7 @@ static int fy_result(const fy_acc *a, uint64_t samples, double fail_alpha,
                  SB_FY_BITS_MAX, low[lk].bits, low[lk].z, pl);
     else
         snprintf(res->note, sizeof res->note,
-                 "%zu subtests, p = min(1, %zu p_min): per-draw fit X2 = "
+                 "%zu subtests, p = min(1, %zu p_min): per-draw fit T = "
                  "%.6g on %.0f df%s, p = %s; mean z = %.3g, p = %s; no low "
                  "residues to test (every m divides 2^B)", T, T, x2, df,
                  pooling, pf, s_mean / sd_mean, pm);

@@ -693,7 +693,7 @@ static double split_y(double x, double n, double pi)
    run from the last group down: group g against groups 0..g-1, given
    their sum, for g = G-1, ..., 1; its trials and rate are prefix sums, so
    nothing cancels. */
-static double split_statistic(const double *o, const double *e,
+double sb_gof_split_statistic(const double *o, const double *e,
                               size_t groups)
 {
     double n = groups ? o[0] : 0.0, sum_e = groups ? e[0] : 0.0, t = 0.0;
@@ -733,8 +733,8 @@ double sb_gof_pooled_x2(const sb_gof_pooled *p, const uint64_t *counts,
         start = p->last[g] + 1;
     }
     const size_t base = row * p->groups;
-    return split_statistic(t->observed + base, t->expected + base,
-                           p->groups);
+    return sb_gof_split_statistic(t->observed + base, t->expected + base,
+                                  p->groups);
 }
 
 void sb_gof_pooled_note(const sb_gof_pooled *p, char *buf, size_t len)

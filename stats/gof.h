@@ -184,6 +184,15 @@ typedef struct sb_gof_pooled {
 int sb_gof_pooled_begin(sb_gof_pooled *p, sb_result *res, const double *prob,
                         size_t k, uint64_t samples);
 
+/* The statistic of the pooled laws over one row of groups: observed
+   o[g] and expected e[g] split into binomials from the last group down,
+   each split's exact two-sided likelihood-ratio p-value turned into its
+   chi-square(1) quantile, summed (stats/gof.c).  Referred to
+   chi-square(groups - 1) it gives a p-value that is valid at every
+   level; with large groups it is the likelihood ratio G^2. */
+double sb_gof_split_statistic(const double *o, const double *e,
+                              size_t groups);
+
 /* The statistic of 'counts' (k values, counts[i] for the value
    first_value + i) over the groups, to be referred to
    chi-square(groups - 1) (sb_gof_chisq_p, sb_gof_chisq_result): not

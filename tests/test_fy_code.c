@@ -156,7 +156,7 @@ static void test_every_deck_once(void **state)
             assert_true(res.p_value == 1.0);
             assert_true(res.effect == 0.0);
             /* the fit's X^2 and the mean's z are exactly 0 */
-            assert_non_null(strstr(res.note, "fit X2 = 0 on "));
+            assert_non_null(strstr(res.note, "fit T = 0 on "));
             assert_non_null(strstr(res.note, "mean z = 0, p = 1;"));
             assert_true(res.subtests >= 3);
             sb_result_clear(&res);
@@ -358,6 +358,40 @@ static void biased_decks(uint64_t *seed, size_t n, size_t count,
     }
 }
 
+/* The per-draw fit's statistic for one draw of m equally likely values,
+   each counted once per value (no pooling: the counts here expect 5 or
+   more), computed apart from stats/gof.c: value g against values 0..g-1
+   given their total, for g = m-1 down to 1, each split's exact two-sided
+   likelihood-ratio p-value summed outcome by outcome from GSL's binomial
+   law, turned into its chi-square(1) quantile and summed. */
+static double brute_split(const double *c, size_t m)
+{
+    double t = 0.0, total = c[0];
+    for (size_t g = 1; g < m; g++) {
+        total += c[g];
+        const unsigned n = (unsigned)total, x = (unsigned)c[g];
+        const double pi = 1.0 / (double)(g + 1), mu = n * pi;
+        const double dx = 2.0 * ((x ? x * log(x / mu) : 0.0)
+                                 + (n - x ? (n - x) * log((n - x)
+                                                          / (n - mu))
+                                          : 0.0));
+        double p = 0.0;
+        for (unsigned k = 0; k <= n; k++) {
+            const double dk = 2.0 * ((k ? k * log(k / mu) : 0.0)
+                                     + (n - k ? (n - k) * log((n - k)
+                                                              / (n - mu))
+                                              : 0.0));
+            if (dk >= dx - 1e-9 * (dx + 1.0))
+                p += gsl_ran_binomial_pdf(k, pi, n);
+        }
+        if (p < 1.0 && dx > 1e-12) {
+            const double z = gsl_cdf_ugaussian_Qinv(0.5 * p);
+            t += z * z;
+        }
+    }
+    return t;
+}
+
 /* The statistic's p-value and worst statistic, recomputed here from the
    decks' codes found by brute force (the draws whose deal is the deck):
    the per-draw X^2 against chi-square(n(n-1)/2) (no pooling: N >= 5n),
@@ -389,12 +423,11 @@ static void check_against_own(size_t n, size_t N, unsigned bits,
     }
 
     double x2 = 0.0, s = 0.0, var = 0.0;
-    for (size_t m = 2; m <= n; m++)
-        for (size_t j = 0; j < m; j++) {
-            const double e = (double)N / (double)m;
-            x2 += (c[m][j] - e) * (c[m][j] - e) / e;
+    for (size_t m = 2; m <= n; m++) {
+        x2 += brute_split(c[m], m);
+        for (size_t j = 0; j < m; j++)
             s += c[m][j] * (2.0 * (double)j - (double)(m - 1));
-        }
+    }
     for (size_t m = 2; m <= n; m++)
         var += ((double)m * m - 1.0) / 3.0;
     double p_min = gsl_cdf_chisq_Q(x2, (double)(n * (n - 1) / 2));
@@ -469,10 +502,14 @@ static void test_two_cards(void **state)
     run_stat(&sb_stat_fy_code, 2, decks, 40, &res);
     assert_true(res.applicable);
     assert_int_equal(res.subtests, 2);
-    /* X^2 = (30 - 20)^2 / 20 * 2 = 10 on 1 df; the mean's z^2 is
-       (|10 - 30| - 1)^2 / 40 = 9.025: the fit is the worst. */
-    assert_close(res.statistic, 10.0, 1e-12);
-    assert_close(res.p_value, 2.0 * gsl_cdf_chisq_Q(10.0, 1.0), 1e-9);
+    /* The fit: 30 of 40 against Binomial(40, 1/2), its exact two-sided
+       p-value 2 P(X >= 30), as the chi-square(1) quantile (9.357); the
+       mean's z^2 is (|10 - 30| - 1)^2 / 40 = 9.025: the fit is the
+       worst, and the result's p is 2 (subtests) times its p. */
+    const double upper = gsl_cdf_binomial_Q(29, 0.5, 40);
+    const double z = gsl_cdf_ugaussian_Qinv(upper);
+    assert_close(res.statistic, z * z, 1e-9);
+    assert_close(res.p_value, 2.0 * 2.0 * upper, 1e-9);
     sb_result_clear(&res);
     run_stat(&sb_stat_fy_code, 2, decks, 9, &res);
     assert_false(res.applicable);     /* 9 decks: 4.5 expected per value */
