@@ -61,6 +61,11 @@ static void render_diagnosis(FILE *f, const sb_diagnosis *g)
                 "close match from %.2f)\n", g->name, g->params[0] ? " ("
                 : "", g->params, g->params[0] ? ")" : "", g->score,
                 g->threshold);
+    else if (g->name[0] && g->score >= g->threshold)
+        /* A close score on too little evidence (sb_diagnose): no name. */
+        fprintf(f, "diagnosis: no flaw named, too little seen to tell "
+                "flaws apart (nearest %s, score %.2f of 1)\n", g->name,
+                g->score);
     else if (g->name[0])
         fprintf(f, "diagnosis: no close match in the catalogue (nearest "
                 "%s, score %.2f of 1; a close match from %.2f)\n",

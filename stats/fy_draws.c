@@ -580,6 +580,8 @@ unsigned sb_fy_bits_caught(size_t n, uint64_t samples, size_t subtests,
     unsigned caught = 0;
     if (!isfinite(zz))
         return 0;               /* a level or power outside (0, 1) */
+    if (n < 3)
+        return 0;               /* m = 2 divides 2^B: no bias to catch */
     for (unsigned b = SB_FY_BITS_MIN; b <= SB_FY_BITS_MAX; b++) {
         const double lambda1 = sb_fy_low_noncentrality(n, b);
         if (lambda1 > 0.0 && (double)samples * lambda1 < zz * zz)

@@ -186,10 +186,11 @@ SB_API const sb_exact_report *sb_session_exact_report(const sb_session *s);
 /* Diagnose the last test (report.h, sb_diagnosis): on a fail, which of
    the catalogue's known flaws its bias resembles, with a score and the
    fix (each flaw of the same kind simulated at this n through the same
-   statistics: a few seconds at 52 cards); on a pass, what it could have
-   missed.  The result is in sb_session_report()->diagnosis, and in the
-   JSON report ("diagnosis").  SB_OK; SB_EINVAL (no test has run);
-   SB_EINTR (the stop flag ended it); SB_ENOMEM. */
+   statistics: 6 to 8 s at 52 cards on two cores); on a pass, what it
+   could have missed.  The result is in sb_session_report()->diagnosis,
+   and in the JSON report ("diagnosis").  SB_OK; SB_EINVAL (no test has
+   run); SB_ERANGE (a deck of more than 64 cards: none is made, it would
+   take minutes); SB_EINTR (the stop flag ended it); SB_ENOMEM. */
 SB_API int sb_session_diagnose(sb_session *s);
 
 /* Write the last run's report as the JSON document 'shufflebias test

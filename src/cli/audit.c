@@ -15,7 +15,6 @@
 #include "reports/render.h"
 #include "shufflebias/status.h"
 #include "base/rng.h"
-#include "engine/diagnose.h"
 #include "engine/escalate.h"
 #include "engine/diagnose.h"
 #include "engine/runner.h"
@@ -166,8 +165,9 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
     if (code == SB_EXIT_PASS && (o.markdown || o.json)
         && sb_diagnoser_new(&diag, sb_cli_threads_default(), cli->stop)
            == SB_OK)
-        for (size_t i = 0; i < m; i++)
-            sb_cli_diagnose(diag, &reps[i], 0, o.quiet, cli->stop);
+        for (size_t i = 0; i < m && code == SB_EXIT_PASS; i++)
+            if (sb_cli_diagnose(diag, &reps[i], 0, o.quiet, cli->stop))
+                code = SB_EXIT_INTERRUPTED;
     sb_diagnoser_free(diag);
     for (size_t i = 0; i < m && code == SB_EXIT_PASS; i++) {
         if (strcmp(reps[i].run.literature, "uniform") != 0)

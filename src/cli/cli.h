@@ -166,11 +166,13 @@ int sb_cli_opt_escalate(const char *arg, unsigned *out);
    diagnosis that cannot be made is said on stderr and leaves the report
    as it was (its verdict never depends on it).  'd' keeps the flaws'
    signatures for the next report of the same shape (NULL: a diagnoser
-   of its own, on 'threads' threads). */
+   of its own, on 'threads' threads).
+   Returns 1 when a stop cut it (the report then has none: exit 130),
+   else 0. */
 struct sb_diagnoser;
-void sb_cli_diagnose(struct sb_diagnoser *d, struct sb_report *rep,
-                     unsigned threads, int quiet,
-                     volatile sig_atomic_t *stop);
+int sb_cli_diagnose(struct sb_diagnoser *d, struct sb_report *rep,
+                    unsigned threads, int quiet,
+                    volatile sig_atomic_t *stop);
 
 /* Print a test report as asked - the text table on stdout unless 'quiet'
    or the JSON goes there, the JSON to 'json' ("-": stdout; NULL: none) -

@@ -467,8 +467,8 @@ unsigned sb_cli_threads_default(void)
                                                      : (unsigned)n;
 }
 
-void sb_cli_diagnose(sb_diagnoser *d, sb_report *rep, unsigned threads,
-                     int quiet, volatile sig_atomic_t *stop)
+int sb_cli_diagnose(sb_diagnoser *d, sb_report *rep, unsigned threads,
+                    int quiet, volatile sig_atomic_t *stop)
 {
     if (rep->verdict == SB_VERDICT_FAIL && !rep->run.partial && !quiet
         && isatty(STDERR_FILENO))
@@ -479,8 +479,13 @@ void sb_cli_diagnose(sb_diagnoser *d, sb_report *rep, unsigned threads,
     if (rep->verdict == SB_VERDICT_FAIL && !rep->run.partial && !quiet
         && isatty(STDERR_FILENO))
         fprintf(stderr, "%50s\r", "");
-    if (st != SB_OK && st != SB_EINTR)
+    if (st == SB_EINTR) {
+        sb_cli_error("diagnosis interrupted: the report has none");
+        return 1;
+    }
+    if (st != SB_OK)
         sb_cli_error("no diagnosis: %s", err);
+    return 0;
 }
 
 int sb_cli_report(const sb_report *rep, const char *json, int quiet,

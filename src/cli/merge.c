@@ -352,9 +352,10 @@ int sb_cmd_merge(const sb_cli *cli, int argc, char **argv)
         code = rep.verdict == SB_VERDICT_FAIL ? SB_EXIT_FAIL
              : rep.verdict == SB_VERDICT_SUSPECT ? SB_EXIT_SUSPECT
                                                  : SB_EXIT_PASS;
-        if (!o.quiet || o.json)
-            sb_cli_diagnose(NULL, &rep, sb_cli_threads_default(), o.quiet,
-                            cli->stop);
+        if ((!o.quiet || o.json)
+            && sb_cli_diagnose(NULL, &rep, sb_cli_threads_default(),
+                               o.quiet, cli->stop))
+            code = SB_EXIT_INTERRUPTED;
         code = sb_cli_report(&rep, o.json, o.quiet, code);
         if (rep.run.partial)
             sb_cli_error("merge: the files hold %" PRIu64 " of the %" PRIu64

@@ -35,7 +35,7 @@ typedef struct test_options {
     int one_based, skip_invalid;
     int input_options;        /* how many of them were given */
     const char *rng, *tests, *json;
-    int quiet;
+    int quiet, no_diagnosis;
     unsigned escalate;
     int escalate_given, n_given;
     unsigned threads;         /* 0: one per core */
@@ -237,6 +237,9 @@ static const sb_option options[] = {
     ROW("quiet", NULL, quiet, NONE, sb_opt_flag,
         "print nothing but errors (and no progress line); the exit code "
         "tells"),
+    ROW("no-diagnosis", NULL, no_diagnosis, NONE, sb_opt_flag,
+        "on a fail, do not simulate the catalogue's flaws to name the one "
+        "the bias resembles (it takes seconds at 52 cards)"),
     SB_OPT_HELP,
     SB_OPT_GROUP("sizing the run (algorithms and plug-ins):"),
     ROW("effect", "E", effect, GIVEN(effect_given), set_effect,
@@ -496,10 +499,11 @@ static int test_external(const sb_cli *cli, const test_options *o)
         return rc > 0 ? SB_EXIT_INTERRUPTED : SB_EXIT_USAGE;
     int code = input_error ? SB_EXIT_USAGE : exit_code(&rep);
     /* Nothing would show a diagnosis: --quiet without --json. */
-    if (!input_error && (!o->quiet || o->json))
-        sb_cli_diagnose(NULL, &rep, o->threads ? o->threads
+    if (!input_error && !o->no_diagnosis && (!o->quiet || o->json)
+        && sb_cli_diagnose(NULL, &rep, o->threads ? o->threads
                                          : sb_cli_threads_default(),
-                        o->quiet, cli->stop);
+                           o->quiet, cli->stop))
+        code = SB_EXIT_INTERRUPTED;
     code = sb_cli_report(&rep, o->json, o->quiet, code);
     if (input_error)
         sb_cli_error("%s: %s", o->exec ? "--exec" : "--input", info.error);
@@ -750,10 +754,13 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         sb_cli_memory_note(&rep, o.quiet);
         /* A plug-in's bad sample: exit 2, the partial report kept. */
         const int bad = rep.run.bad_sample[0] != '\0';
-        if (!bad && (!o.quiet || o.json))
-            sb_cli_diagnose(NULL, &rep, cfg.threads, o.quiet, cli->stop);
+        const int cut = !bad && !o.no_diagnosis && (!o.quiet || o.json)
+                        && sb_cli_diagnose(NULL, &rep, cfg.threads, o.quiet,
+                                           cli->stop);
         code = sb_cli_report_with(&rep, o.json, o.quiet,
-                                  bad ? SB_EXIT_USAGE : exit_code(&rep),
+                                  bad ? SB_EXIT_USAGE
+                                  : cut ? SB_EXIT_INTERRUPTED
+                                        : exit_code(&rep),
                                   o.effect_given ? "plan" : NULL,
                                   o.effect_given ? sb_cli_plan_json(&plan)
                                                  : NULL);

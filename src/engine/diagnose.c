@@ -55,6 +55,7 @@
 #include "algorithms/deck.h"
 #include "algorithms/registry.h"
 #include "base/shuffle_type.h"
+#include "engine/enumerate.h"
 #include "engine/runner.h"
 #include "stats/registry.h"
 
@@ -117,17 +118,17 @@ static const flaw_entry flaws[] = {
       "draw j without modulo bias: rejection sampling (Lemire's nearly "
       "divisionless method)" },
     { "riffle", "passes", { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0 },
-      { 1, 3, 6, 9, 0 },
+      { 1, 3, 5, 7, 9, 0 },
       "too few riffles: the deck keeps long rising sequences of its "
       "starting order",
       "riffle more times, or shuffle with Fisher-Yates" },
     { "inverse-riffle", "passes", { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0 },
-      { 1, 3, 6, 9, 0 },
+      { 1, 3, 5, 7, 9, 0 },
       "too few inverse riffles: the deck keeps the pattern of too few "
       "passes",
       "make more passes, or shuffle with Fisher-Yates" },
     { "human-packet", "passes", { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0 },
-      { 1, 3, 6, 9, 0 },
+      { 1, 3, 5, 7, 9, 0 },
       "too few riffles by hand: packets of cards stay together in their "
       "starting order",
       "riffle more times (a person's riffle mixes more slowly than GSR's), "
@@ -861,23 +862,143 @@ static double log2_possible(const sb_shape *shape)
     return lg / log(2.0);
 }
 
+/* log2 of the reachable samples M of a source that made R repeats where
+   a uniform one over all 2^lg_s would make mu.  The samples compared, K,
+   follow from mu = K^2 / (2 S) (the birthday mean); then M solves
+   M (1 - e^(-K/M)) = K - R, the distinct values expected among K uniform
+   draws from M, by bisection on log M.  When R is small against K this
+   is the birthday estimate M = K^2 / (2 R) = S mu / R; when most samples
+   repeat it stays near the distinct values seen, where the birthday
+   estimate would overshoot. */
+static double log2_reachable(double lg_s, double mu, double R)
+{
+    if (!(mu > 0.0) || !(R > 0.0))
+        return lg_s;
+    const double lg_k = 0.5 * (lg_s + log2(2.0 * mu));
+    if (lg_k > 60.0)                  /* K beyond any run: birthday form */
+        return lg_s + log2(mu / R);
+    const double K = exp2(lg_k), D = K - R;
+    if (!(D > 0.0))
+        return lg_s + log2(mu / R);
+    double lo = log2(D), hi = log2(D) + 256.0;
+    for (int it = 0; it < 200; it++) {
+        const double mid = 0.5 * (lo + hi), M = exp2(mid);
+        if (M * -expm1(-K / M) < D)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* "shufflebias exact ALG --n K --param ..." for the run's built-in
+   algorithm at a small deck (at most 6 cards, and never more than the
+   run's), with the run's parameters or, where they do not suit that deck,
+   the algorithm's fitted defaults - or "" when no such walk is known to
+   stay within exact mode's default path budget (SB_ENUM_MAX_PATHS_DEFAULT;
+   an algorithm that cannot count its paths in advance is not offered). */
+/* The next item of a comma-separated list at *cursor, cut in place;
+   NULL at the end. */
+static char *next_item(char **cursor)
+{
+    char *item = *cursor;
+    if (item == NULL || *item == '\0')
+        return NULL;
+    char *comma = strchr(item, ',');
+    if (comma) {
+        *comma = '\0';
+        *cursor = comma + 1;
+    } else {
+        *cursor = NULL;
+    }
+    return item;
+}
+
+static void exact_command(const sb_run_info *run, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    const sb_shuffle_type *t = run->algorithm && !run->plugin && !run->input
+                               ? sb_shuffle_find(run->algorithm) : NULL;
+    if (t == NULL || t->exact_paths == NULL)
+        return;
+    const size_t least = run->n < 3 ? run->n : 3;
+    for (size_t k = run->n < 6 ? run->n : 6; k >= least && k >= 2; k--) {
+        /* The fitted defaults only where the run's own parameters do
+           not suit the deck at all (a deal's hands), not where they are
+           merely too costly to walk. */
+        int unsuited = 0;
+        for (int fitted = 0; fitted < 2; fitted++) {
+            sb_shuffle_args a = { .n = k };
+            if (fitted) {
+                if (!unsuited || sb_shuffle_fitted(t, &a, NULL, 0) != SB_OK)
+                    continue;
+            } else {
+                sb_shuffle_defaults(t, &a);
+                char list[sizeof run->params];
+                snprintf(list, sizeof list, "%s", run->params);
+                int ok = 1;
+                char *cursor = list;
+                for (char *kv; ok && (kv = next_item(&cursor)) != NULL;)
+                    ok = sb_shuffle_set_param(t, &a, kv) == SB_OK;
+                if (!ok) {
+                    unsuited = 1;
+                    continue;
+                }
+            }
+            if (sb_shuffle_check(t, &a, NULL, 0) != SB_OK) {
+                unsuited = 1;
+                continue;
+            }
+            if (sb_shuffle_exact_refusal(t, &a) != NULL)
+                continue;
+            const uint64_t paths = t->exact_paths(&a);
+            if (paths == 0 || paths > SB_ENUM_MAX_PATHS_DEFAULT)
+                continue;
+            char params[256];
+            sb_shuffle_format_params(t, &a, params, sizeof params);
+            size_t used = (size_t)snprintf(buf, len, "shufflebias exact %s "
+                                           "--n %zu", t->name, k);
+            char *cursor = params;
+            for (char *kv; (kv = next_item(&cursor)) != NULL;) {
+                const int w = snprintf(buf + used, len - used, " --param %s",
+                                       kv);
+                if (w < 0 || (size_t)w >= len - used) {
+                    buf[0] = '\0';     /* too long to offer whole */
+                    return;
+                }
+                used += (size_t)w;
+            }
+            return;
+        }
+    }
+}
+
 static void missed_line(sb_report *rep)
 {
     sb_diagnosis *g = &rep->diagnosis;
     const sb_run_info *run = &rep->run;
-    char exact[160] = "";
-    if (run->plugin)
-        snprintf(exact, sizeof exact, "; or 'shufflebias exact --plugin %s "
-                 "--n 6' for its exact bias at a small deck", run->plugin);
-    else if (!run->input && run->algorithm)
-        snprintf(exact, sizeof exact, "; or 'shufflebias exact %s --n 6' "
-                 "for its exact bias at a small deck", run->algorithm);
+    char command[256], exact[320] = "";
+    exact_command(run, command, sizeof command);
+    if (command[0])
+        snprintf(exact, sizeof exact, "; or '%s' for its exact bias at a "
+                 "small deck", command);
+    else if (run->plugin)
+        snprintf(exact, sizeof exact, "; or 'shufflebias exact' on the "
+                 "plug-in at a small deck, for its exact bias");
     else if (run->input && strcmp(run->input->source, "exec") == 0)
         snprintf(exact, sizeof exact, "; or, written as a plug-in, "
                  "'shufflebias exact' for its exact bias at a small deck");
-    snprintf(g->missed, sizeof g->missed, "a bias smaller than the lines "
-             "above; to settle one, '--effect E' sizes a run that catches "
-             "it (0.05: one cell 5%% off its rate)%s", exact);
+    if (run->input)
+        /* --effect sizes the runs the program makes itself. */
+        snprintf(g->missed, sizeof g->missed, "a bias smaller than the "
+                 "detectable effects; more samples would catch a smaller "
+                 "one (the detectable effect shrinks as 1/sqrt(samples))%s",
+                 exact);
+    else
+        snprintf(g->missed, sizeof g->missed, "a bias smaller than the "
+                 "detectable effects; to settle one, '--effect E' sizes a "
+                 "run that catches it (0.05: one cell 5%% off its rate)%s",
+                 exact);
 }
 
 /* Whether the size seen is below that of the weakest setting simulated
@@ -974,6 +1095,14 @@ int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
         snprintf(g->looks, sizeof g->looks, "(the samples' shape is not "
                  "known)");
         return SB_OK;
+    }
+    if (shape.n > SB_DIAGNOSIS_N_MAX) {
+        memset(g, 0, sizeof *g);
+        snprintf(err, len, "not made above %u cards (the catalogue's flaws "
+                 "would be simulated at %zu cards, which takes minutes); "
+                 "'shufflebias test ALG --n 52' on the same shuffle is "
+                 "diagnosed", SB_DIAGNOSIS_N_MAX, shape.n);
+        return SB_ERANGE;
     }
     const int cached = d->made && same_shape(&d->shape, &shape)
                        && strcmp(d->stats, names) == 0;
@@ -1110,8 +1239,7 @@ int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
         snprintf(g->advice, sizeof g->advice, "%s", repeated_fix);
         g->scale = 1.0;
         const double R = cb->repeats, mu = cb->mu;
-        const double lg = log2_possible(&shape)
-                          + (mu > 0 ? log2(mu / R) : 0.0);
+        const double lg = log2_reachable(log2_possible(&shape), mu, R);
         snprintf(g->estimate, sizeof g->estimate, "about 2^%.1f reachable "
                  "%s (%.0f repeats in %.0f samples)", lg,
                  shape.kind == SB_KIND_DEAL ? "deals" : shape.kind

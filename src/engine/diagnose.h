@@ -38,6 +38,12 @@
 /* Samples simulated per flaw setting. */
 #define SB_DIAGNOSIS_SAMPLES 131072u
 
+/* The largest deck diagnosed.  The signatures cost about 25 to 40
+   simulations of SB_DIAGNOSIS_SAMPLES decks each, some O(n^2) per deck:
+   seconds at 52 cards, minutes at a few hundred.  Above it a fail is
+   reported without a diagnosis, and the reason given (SB_ERANGE). */
+#define SB_DIAGNOSIS_N_MAX 64u
+
 typedef struct sb_diagnoser sb_diagnoser;
 
 /* A diagnoser that simulates on 'threads' threads (0 or 1: the calling
@@ -51,8 +57,9 @@ void sb_diagnoser_free(sb_diagnoser *d);
    signatures simulated on first use for this shape and statistics, then
    kept in 'd'); for a passing one, rep->diagnosis.missed only.  Other
    reports (suspect, partial, not applicable) are left with
-   SB_DIAGNOSIS_NONE.  SB_OK, SB_ENOMEM, SB_EINTR (stopped), or a status
-   a simulation returned, with the reason in 'err'. */
+   SB_DIAGNOSIS_NONE.  SB_OK, SB_ENOMEM, SB_EINTR (stopped), SB_ERANGE
+   (a deck above SB_DIAGNOSIS_N_MAX), or a status a simulation returned,
+   with the reason in 'err'. */
 int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len);
 
 /* sb_diagnose with a diagnoser of its own. */
