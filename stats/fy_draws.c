@@ -191,16 +191,24 @@ void sb_fy_code(const sb_card *deck, size_t n, int forward, sb_card *q,
    independent decks fill that wait (docs/speed.md). */
 #define FY_LANES 4
 
-static void count_backward(size_t n, const sb_card *decks, size_t lanes,
-                           sb_card *scratch, uint64_t *counts)
+/* Each lane's deck and inverse in the scratch, the first 'lanes' of them
+   set to replay their decks. */
+static void lanes_start(size_t n, const sb_card *decks, size_t lanes,
+                        sb_card *scratch, sb_card **q, sb_card **r)
 {
-    sb_card *q[FY_LANES], *r[FY_LANES];
     for (size_t l = 0; l < FY_LANES; l++) {
         q[l] = scratch + 2 * l * n;
         r[l] = q[l] + n;
         if (l < lanes)
             replay_start(decks + l * n, n, q[l], r[l]);
     }
+}
+
+static void count_backward(size_t n, const sb_card *decks, size_t lanes,
+                           sb_card *scratch, uint64_t *counts)
+{
+    sb_card *q[FY_LANES], *r[FY_LANES];
+    lanes_start(n, decks, lanes, scratch, q, r);
     size_t off = sb_fy_offset(n), j0, j1, j2, j3;
     if (lanes == FY_LANES) {
         for (size_t i = n - 1; i >= 1; i--) {
@@ -233,12 +241,7 @@ static void count_forward(size_t n, const sb_card *decks, size_t lanes,
                           sb_card *scratch, uint64_t *counts)
 {
     sb_card *q[FY_LANES], *r[FY_LANES];
-    for (size_t l = 0; l < FY_LANES; l++) {
-        q[l] = scratch + 2 * l * n;
-        r[l] = q[l] + n;
-        if (l < lanes)
-            replay_start(decks + l * n, n, q[l], r[l]);
-    }
+    lanes_start(n, decks, lanes, scratch, q, r);
     size_t off = sb_fy_offset(n), j0, j1, j2, j3;
     if (lanes == FY_LANES) {
         for (size_t i = 0; i + 1 < n; i++) {

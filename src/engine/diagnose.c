@@ -1072,6 +1072,23 @@ static const signature *family_best(const sb_diagnoser *d,
     return fb;
 }
 
+/* Put a family's best setting 'fb' first ('first'), the former best
+   becoming the runner-up, or else second if it beats the runner-up. */
+static void rank(const signature *fb, match fm, int first,
+                 const signature **best, match *best_m,
+                 const signature **second, match *second_m)
+{
+    if (first) {
+        *second = *best;
+        *second_m = *best_m;
+        *best = fb;
+        *best_m = fm;
+    } else if (!*second || fm.score > second_m->score) {
+        *second = fb;
+        *second_m = fm;
+    }
+}
+
 int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
 {
     sb_diagnosis *g = &rep->diagnosis;
@@ -1165,26 +1182,12 @@ int sb_diagnose(sb_diagnoser *d, sb_report *rep, char *err, size_t len)
             /* Two flaws of one shape (a stopping rule that stops early,
                and a riffle of many passes): not the one whose bias is
                smaller than at any setting simulated. */
-            if (at_edge(best, &best_m)) {
-                second = best;
-                second_m = best_m;
-                best = fb;
-                best_m = fm;
-            } else if (!second || fm.score > second_m.score) {
-                second = fb;
-                second_m = fm;
-            }
+            rank(fb, fm, at_edge(best, &best_m), &best, &best_m, &second,
+                 &second_m);
         } else if (fb && best && fabs(fm.score - best_m.score) <= SAME_SCORE) {
             /* Scores alike: the one that has the size seen. */
-            if (fabs(log(fm.scale)) < fabs(log(best_m.scale))) {
-                second = best;
-                second_m = best_m;
-                best = fb;
-                best_m = fm;
-            } else if (!second || fm.score > second_m.score) {
-                second = fb;
-                second_m = fm;
-            }
+            rank(fb, fm, fabs(log(fm.scale)) < fabs(log(best_m.scale)),
+                 &best, &best_m, &second, &second_m);
         } else if (fb && (!best || fm.score > best_m.score)) {
             second = best;
             second_m = best_m;
