@@ -705,9 +705,10 @@ double sb_gof_split_statistic(const double *o, const double *e,
     return t;
 }
 
-double sb_gof_pooled_x2(const sb_gof_pooled *p, const uint64_t *counts,
-                        long first_value, sb_table *t, size_t row,
-                        size_t *worst, double *worst_c)
+double sb_gof_pooled_statistic(const sb_gof_pooled *p,
+                               const uint64_t *counts, long first_value,
+                               sb_table *t, size_t row, size_t *worst,
+                               double *worst_c)
 {
     size_t start = 0;
     *worst = 0;
@@ -778,8 +779,9 @@ int sb_gof_law_result(sb_result *res, const char *name,
     const size_t groups = p.groups;
     size_t worst_g;
     double worst;
-    const double x2 = sb_gof_pooled_x2(&p, counts, law->first_value,
-                                       &res->table, 0, &worst_g, &worst);
+    const double x2 = sb_gof_pooled_statistic(&p, counts, law->first_value,
+                                              &res->table, 0, &worst_g,
+                                              &worst);
     sb_gof_pooled_note(&p, res->note, sizeof res->note);
     sb_gof_pooled_end(&p);
 

@@ -3,9 +3,10 @@
  *
  * A statistic counts; this module turns counts into a result: Pearson's
  * X^2 against an exact null (for pooled 1-D laws, exact binomial splits
- * instead: sb_gof_pooled_x2), its upper-tail p-value (GSL cdfs), pooling
- * of sparse categories, the effect size and the detectable effect.  Nothing
- * here is specific to one statistic, and no statistic repeats any of it.
+ * instead: sb_gof_pooled_statistic), its upper-tail p-value (GSL cdfs),
+ * pooling of sparse categories, the effect size and the detectable
+ * effect.  Nothing here is specific to one statistic, and no statistic
+ * repeats any of it.
  *
  * GSL's error handler must be off (main turns it off, tests call
  * gsl_set_error_handler_off()): every GSL result is checked for NaN here
@@ -155,10 +156,11 @@ typedef struct sb_gof_law {
    category i of 'law'.  Pools as sb_gof_pool does, from the low end until
    every group expects SB_GOF_MIN_EXPECTED (the groups and what was pooled
    go in the note and the table, 1 x groups with value ranges lo..hi),
-   refers the statistic of sb_gof_pooled_x2 to chi-square(groups - 1) (a
-   valid p-value at every level: P(p <= a) <= a, exactly), and names the
-   group of largest Pearson contribution in effect_desc: "1 cycle: 99.9%
-   of decks against 1.92% expected".  Fewer than two groups make the result not applicable.
+   refers the statistic of sb_gof_pooled_statistic to chi-square(groups -
+   1) (a valid p-value at every level: P(p <= a) <= a, exactly), and names
+   the group of largest Pearson contribution in effect_desc: "1 cycle:
+   99.9% of decks against 1.92% expected".  Fewer than two groups make the
+   result not applicable.
    'res' is begun here.  Returns SB_OK, SB_ENOMEM, SB_ERANGE, or SB_EINVAL
    (no counts, an empty law, or neither names nor units). */
 int sb_gof_law_result(sb_result *res, const char *name,
@@ -207,9 +209,10 @@ double sb_gof_split_statistic(const double *o, const double *e,
    t->lo is set.  *worst receives the group of largest Pearson
    contribution (O - E)^2 / E and *worst_c that contribution (-1 when there
    are no groups). */
-double sb_gof_pooled_x2(const sb_gof_pooled *p, const uint64_t *counts,
-                        long first_value, sb_table *t, size_t row,
-                        size_t *worst, double *worst_c);
+double sb_gof_pooled_statistic(const sb_gof_pooled *p,
+                               const uint64_t *counts, long first_value,
+                               sb_table *t, size_t row, size_t *worst,
+                               double *worst_c);
 
 /* "pooled 53 categories into 5 (each expects >= 5)" or "no pooling
    needed". */

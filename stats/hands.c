@@ -296,9 +296,10 @@ int sb_hands_result(sb_result *res, const sb_hands_tests *t,
     for (size_t s = 0; s < t->tests; s++) {
         size_t top_g;
         double top;
-        const double x2 = sb_gof_pooled_x2(&p, t->counts + s * t->k,
-                                           t->first_value, &res->table, s,
-                                           &top_g, &top);
+        const double x2 = sb_gof_pooled_statistic(&p, t->counts + s * t->k,
+                                                  t->first_value,
+                                                  &res->table, s, &top_g,
+                                                  &top);
         if (x2 > worst_x2) {
             worst_x2 = x2;
             worst_t = s;

@@ -10,7 +10,7 @@
  * samples from the statistic's exact null - a multinomial over its
  * categories before any pooling - and refers them to it with the calls
  * the statistic's finalize makes for its p-value: sb_gof_pooled_begin
- * (the pooling), sb_gof_pooled_x2 (the statistic of each count vector),
+ * (the pooling), sb_gof_pooled_statistic (the statistic of each count vector),
  * sb_gof_chisq_p, and for the deal statistics the Bonferroni combination
  * of sb_hands_result, min(1, T p) for the largest of T statistics.  It
  * leaves out only what a p-value does not depend on (the detectable
@@ -235,8 +235,8 @@ int main(int argc, char **argv)
                 c[i] = draw[i];
             size_t wg;
             double wc;
-            const double x = sb_gof_pooled_x2(&pp, c + ts->skip, 0, &table,
-                                              0, &wg, &wc);
+            const double x = sb_gof_pooled_statistic(&pp, c + ts->skip, 0,
+                                                     &table, 0, &wg, &wc);
             if (x > top)
                 top = x;
         }

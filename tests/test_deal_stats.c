@@ -726,9 +726,9 @@ static void test_pairs_correction_simulated(void **state)
 
 /* The combination, recomputed here for fair bridge deals (the test's own
    sampler, 3000 deals): each sub-test's pooled statistic
-   (sb_gof_pooled_x2, checked exactly in test_gof_tail.c) over the groups
-   that sb_gof_pool makes of the null's expectations (the nulls are checked
-   above), the largest of them as the statistic, groups - 1 degrees of
+   (sb_gof_pooled_statistic, checked exactly in test_gof_tail.c) over the
+   groups that sb_gof_pool makes of the null's expectations (the nulls are
+   checked above), the largest of them as the statistic, groups - 1 degrees of
    freedom, and p = min(1, T Q(T_max)) with T = 4 hands (hand-patterns,
    hcp) or 16 hands and suits (suit-lengths); every row of the table holds
    N deals. */
@@ -758,8 +758,8 @@ static void check_hands(const sb_stat_type *t, const sb_card *deals,
     for (size_t x = 0; x < tests; x++) {
         double rows = 0.0, wc;
         size_t wg;
-        const double stat = sb_gof_pooled_x2(&pooled, counts + x * k, 0,
-                                             &row, 0, &wg, &wc);
+        const double stat = sb_gof_pooled_statistic(&pooled, counts + x * k,
+                                                    0, &row, 0, &wg, &wc);
         for (size_t g = 0; g < groups; g++) {
             rows += r.table.observed[x * groups + g];
             assert_close(r.table.observed[x * groups + g], row.observed[g],

@@ -6,10 +6,10 @@
  * No sampling: for a small law and a small number of samples every
  * outcome of the multinomial is enumerated, each with its exact
  * probability, and the code's p-value (sb_gof_pooled_begin, then
- * sb_gof_pooled_x2 and sb_gof_chisq_p, the calls sb_gof_law_result makes)
- * is computed for each; the exact probability of p <= a is then summed and
- * must not exceed a.  Deterministic, so no false-alarm rate: it fails only
- * when the code's tail does.  Pearson's X^2 referred to chi-square over
+ * sb_gof_pooled_statistic and sb_gof_chisq_p, the calls sb_gof_law_result
+ * makes) is computed for each; the exact probability of p <= a is then
+ * summed and must not exceed a.  Deterministic, so no false-alarm rate:
+ * it fails only when the code's tail does.  Pearson's X^2 referred to chi-square over
  * the same groups (the code before the binomial splits) fails every case:
  * in the first, P(p <= a) is 1.7 a at 1e-3, 8.6 a at 1e-6 and 27 a at
  * 1e-7, because one group expects 5 samples, as the sparse end of a
@@ -46,8 +46,8 @@ static double p_of(walk *w)
     size_t wg;
     double wc, p;
     int under;
-    const double x = sb_gof_pooled_x2(&w->pooled, w->counts, 0, &w->table,
-                                      0, &wg, &wc);
+    const double x = sb_gof_pooled_statistic(&w->pooled, w->counts, 0,
+                                             &w->table, 0, &wg, &wc);
     assert_int_equal(sb_gof_chisq_p(x, (double)(w->pooled.groups - 1), &p,
                                     &under), SB_OK);
     return under ? 0.0 : p;
@@ -175,7 +175,8 @@ static void test_large_groups_are_g2(void **state)
     counts[0] = N - total;
     size_t wg;
     double wc;
-    const double stat = sb_gof_pooled_x2(&p, counts, 0, &t, 0, &wg, &wc);
+    const double stat = sb_gof_pooled_statistic(&p, counts, 0, &t, 0, &wg,
+                                                &wc);
     double g2 = 0.0;
     for (size_t g = 0; g < p.groups; g++)
         if (t.observed[g] > 0.0)
