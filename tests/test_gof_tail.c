@@ -8,12 +8,12 @@
  * probability, and the code's p-value (sb_gof_pooled_begin, then
  * sb_gof_pooled_statistic and sb_gof_chisq_p, the calls sb_gof_law_result
  * makes) is computed for each; the exact probability of p <= a is then
- * summed and must not exceed a.  Deterministic, so no false-alarm rate:
- * it fails only when the code's tail does.  Pearson's X^2 referred to chi-square over
- * the same groups (the code before the binomial splits) fails every case:
- * in the first, P(p <= a) is 1.7 a at 1e-3, 8.6 a at 1e-6 and 27 a at
- * 1e-7, because one group expects 5 samples, as the sparse end of a
- * 52-card law does.
+ * summed and must not exceed a.  Deterministic, so no false-alarm rate: it
+ * fails only when the code's tail does.  Pearson's X^2 referred to chi-square
+ * over the same groups (the code before the binomial splits) fails every case:
+ * in the first, P(p <= a) is 1.7 a at 1e-3, 8.6 a at 1e-6 and 27 a at 1e-7,
+ * because one group expects 5 samples, as the sparse end of a 52-card law
+ * does.
  */
 #include "tests/sb_stats.h"
 
