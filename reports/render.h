@@ -69,6 +69,62 @@ int sb_render_exact_markdown(FILE *f, const char *title,
                              const sb_exact_report *reps, size_t m,
                              const char *const *bias);
 
+/* ---- What a report shows besides its results: the same options for
+   every format and command. ---- */
+
+/* A table of more cells than this is summarized in JSON (its size, its
+   extreme cells and ratios, "cells_listed": false) unless full_tables. */
+#define SB_RENDER_CELLS_MAX 65536u
+
+typedef struct sb_render_opts {
+    int no_timing;            /* leave out whatever differs between runs
+                                 of the same code on the same seed (time,
+                                 threads, memory budget): two such reports
+                                 compare byte for byte */
+    int full_tables;          /* every cell of every table, however many */
+    const char *command_line; /* the command as typed, for a reader to
+                                 run again (HTML); NULL: not known */
+} sb_render_opts;
+
+/* The defaults: timing kept, large tables summarized. */
+#define SB_RENDER_OPTS_DEFAULT ((sb_render_opts){0, 0, NULL})
+
+/* The JSON of one report with its tables (reports/json.c; 'o' NULL: the
+   defaults), and the audit's (reports/audit.c) and the exact report's
+   (reports/exact.c) with the same options. */
+json_t *sb_report_json_with(const sb_report *rep, const sb_render_opts *o);
+int sb_render_json_with(FILE *f, const sb_report *rep,
+                        const sb_render_opts *o);
+int sb_render_audit_json_with(FILE *f, const sb_report *reps, size_t m,
+                              const sb_render_opts *o);
+json_t *sb_exact_json_with(const sb_exact_report *rep,
+                           const sb_render_opts *o);
+
+/* One self-contained HTML page (no script, no font or image fetched:
+   every picture inline SVG), stating the command line, seed, source,
+   stream version and thresholds.  SB_OK, SB_EIO or SB_ENOMEM.
+   - sb_render_html: one run of 'test' or 'merge' (reports/html_test.c);
+   - sb_render_audit_html: the overview and a section per run
+     (reports/html_test.c);
+   - sb_render_exact_html: one exact report or many ('exact --all'), with
+     'bias' one sentence per report or NULL (reports/html_exact.c). */
+int sb_render_html(FILE *f, const sb_report *rep, const sb_render_opts *o);
+int sb_render_audit_html(FILE *f, const sb_report *reps, size_t m,
+                         const sb_render_opts *o);
+int sb_render_exact_html(FILE *f, const char *title,
+                         const sb_exact_report *reps, size_t m,
+                         const char *const *bias, const sb_render_opts *o);
+
+/* CSV (reports/csv.c): the tables of a report as files with a header
+   line, for spreadsheets.  The i-th table's file name (a plain name such
+   as "position.csv", no directory) into 'name', SB_OK; SB_ERANGE when
+   there is no i-th table.  Then its content. */
+int sb_csv_name(const sb_report *rep, size_t i, char *name, size_t len);
+int sb_render_csv(FILE *f, const sb_report *rep, size_t i);
+int sb_exact_csv_name(const sb_exact_report *rep, size_t i, char *name,
+                      size_t len);
+int sb_render_exact_csv(FILE *f, const sb_exact_report *rep, size_t i);
+
 /* A p-value as people read it: "0.4172", "3.1e-09", "< 1e-300". */
 void sb_render_pvalue(char *buf, size_t len, double p, int underflow);
 

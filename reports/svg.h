@@ -1,0 +1,73 @@
+/*
+ * svg.h - the pictures of the HTML reports, written as inline SVG, and
+ * the page they sit on.
+ *
+ * Every picture is drawn from numbers a report already holds; nothing
+ * here computes a statistic.  Text is escaped for HTML and XML.  Colours
+ * come from one diverging scale centred at a ratio of 1 (as often as a
+ * uniform shuffle): blue below, red above, white at 1, on a logarithmic
+ * scale so that a ratio r and 1/r are equally strong.
+ */
+#ifndef SB_REPORTS_SVG_H
+#define SB_REPORTS_SVG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* 's' escaped for HTML text and attribute values (& < > " '). */
+void sb_html_escape(FILE *f, const char *s);
+
+/* The colour of 'ratio' on a scale that saturates at 'span' (a ratio
+   above 1: span and 1/span are the darkest), as "#rrggbb" into buf
+   (8 bytes).  A ratio of 0 (never seen) is the darkest blue; NAN, grey. */
+void sb_svg_colour(double ratio, double span, char buf[8]);
+
+/* The span a picture of these ratios uses: the largest of r and 1/r over
+   them, but at least 'floor' (so that the noise of a fair run stays
+   pale) and at most 'cap' (a ratio of 0 would be infinite). */
+double sb_svg_span(const double *ratio, size_t count, double floor,
+                   double cap);
+
+/* A heatmap: rows x cols cells coloured by their ratio, a <title> in
+   each (the tooltip), the axes labelled, and a legend of the scale. */
+typedef struct sb_heatmap {
+    size_t rows, cols;
+    const double *ratio;          /* rows * cols, row-major; NAN: none */
+    /* The tooltip of cell (r, c) into buf; NULL: "row r, col c: ratio". */
+    void (*tip)(const void *ctx, size_t r, size_t c, char *buf,
+                size_t len);
+    const void *ctx;
+    const char *row_label;        /* "card" */
+    const char *col_label;        /* "position" */
+    double span;                  /* sb_svg_span of the ratios */
+    double cell;                  /* a cell's side in pixels; 0: chosen
+                                     from the size */
+    int legend;                   /* draw the legend */
+    const char *id;               /* the <svg> id, NULL: none */
+} sb_heatmap;
+int sb_svg_heatmap(FILE *f, const sb_heatmap *h);
+
+/* Observed against expected over categories: a bar per category's
+   expected count, the observed count as a point with its interval
+   (expected +- z standard deviations of a binomial count), a label per
+   category. */
+typedef struct sb_bars {
+    size_t count;
+    const double *observed;       /* NULL: expected bars only */
+    const double *expected;
+    const char *const *labels;    /* count labels, or NULL */
+    double total;                 /* samples: the binomial's N */
+    double z;                     /* interval half-width in sd, 0: none */
+    const char *x_label, *y_label;
+    const char *id;
+} sb_bars;
+int sb_svg_bars(FILE *f, const sb_bars *b);
+
+/* The page: <!DOCTYPE html>, the <head> with its inline style (no
+   script, nothing fetched, readable printed), and <body> opened with
+   'title' as its heading; sb_html_end closes it.  SB_OK or SB_EIO (the
+   stream's error state). */
+int sb_html_begin(FILE *f, const char *title);
+int sb_html_end(FILE *f);
+
+#endif /* SB_REPORTS_SVG_H */
