@@ -19,6 +19,7 @@
  */
 #include "stats/gof.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -683,10 +684,13 @@ static double split_y(double x, double n, double pi)
     }
     if (!(p < 1.0))
         return 0.0;
-    if (!(p > 0.0))
-        return d;     /* below 1e-308: any Y this large underflows p */
+    /* Below the normal doubles (a subnormal p has lost its digits, and
+       GSL's quantile of it is infinite), the deviance stands in for Y:
+       any Y this large underflows p anyway. */
+    if (!(p >= DBL_MIN))
+        return d;
     const double z = gsl_cdf_ugaussian_Qinv(0.5 * p);
-    return isnan(z) ? d : z * z;
+    return isfinite(z) ? z * z : d;
 }
 
 /* T over one row of groups (observed o[g], expected e[g]).  The splits
