@@ -432,6 +432,15 @@ class CsvDirectory(unittest.TestCase):
                     self.assertIn("'%s' is not a directory" % f, err)
                     self.assertEqual(os.path.getsize(f), 0)
 
+    def test_nothing_made_on_a_usage_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.join(tmp, "new")
+            code, _, err = run(["test", "fisher-yates", "--n", "7",
+                                "--tests", "poker7", "--csv", d])
+            self.assertEqual(code, 2)
+            self.assertIn("poker7", err)
+            self.assertFalse(os.path.exists(d))
+
     def test_one_level_only(self):
         with tempfile.TemporaryDirectory() as tmp:
             d = os.path.join(tmp, "a", "b")
