@@ -244,6 +244,20 @@ static void test_csv(void **state)
     assert_true(json_real_value(json_array_get(json_array_get(
         json_object_get(t, "expected"), 1), 1)) == 4.0);
     json_decref(root);
+
+    /* An escalated run: its stages after its tables. */
+    sb_report esc;
+    sb_result er[2];
+    failed_run(&esc, er);
+    assert_int_equal(sb_csv_name(&esc, 1, name, sizeof name), SB_OK);
+    assert_string_equal(name, "stages.csv");
+    assert_int_equal(sb_csv_name(&esc, 2, name, sizeof name), SB_ERANGE);
+    text = rendered(csv_file_1, &esc);
+    assert_string_equal(text,
+        "stage,seed,samples,samples_requested,verdict,min_p_adjusted,worst\n"
+        "0,7,200000,200000,suspect,0.0002,position\n"
+        "1,99,400000,400000,fail,0,position\n");
+    free(text);
 }
 
 /* ---- outcome.c: the verdict and reason at the top ---------------------- */
