@@ -483,7 +483,7 @@ int sb_svg_bars(FILE *f, const sb_bars *b)
         else
             fprintf(f, ": expected %.6g", e);
         if (b->z > 0 && b->total > 0)
-            fprintf(f, " (%.3g..%.3g at %g sd)", lo, hi, b->z);
+            fprintf(f, " (%.4g..%.4g at %g sd)", lo, hi, b->z);
         fputs("</title><rect class=\"exp\" x=\"", f);
         num(f, x0 + (bw > 4 ? 1 : 0));
         fputs("\" y=\"", f);
@@ -573,9 +573,9 @@ static const char sb_page_style[] =
     "margin:.2rem 0}\n"
     "code,.cmd{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,"
     "monospace;font-size:.9em}\n"
-    "dl.facts{display:grid;grid-template-columns:max-content auto;"
-    "gap:.15rem 1rem;margin:.5rem 0 1rem}dl.facts dt{font-weight:600}"
-    "dl.facts dd{margin:0;overflow-wrap:anywhere}\n"
+    "dl.facts,dl.lines{display:grid;grid-template-columns:max-content "
+    "auto;gap:.15rem 1rem;margin:.5rem 0 1rem}dl dt{font-weight:600}"
+    "dl dd{margin:0;overflow-wrap:anywhere}\n"
     "table{border-collapse:collapse;margin:.5rem 0 1rem}"
     "th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:left;"
     "vertical-align:top}th{background:#f2f2f2}td.num{text-align:right;"
