@@ -39,7 +39,7 @@
    cell, larger matrices in blocks. */
 #define HTML_CELLS_ONE 16384u
 /* Cells of all the heatmaps of an audit together. */
-#define HTML_CELLS_AUDIT 11500u
+#define HTML_CELLS_AUDIT 12500u
 /* The fewest cells a heatmap of an audit may be given. */
 #define HTML_CELLS_AUDIT_MIN 256u
 /* Categories of one chart. */
@@ -302,7 +302,7 @@ static int heatmap(FILE *f, const page *pg, const sb_report *rep,
         .rows = g.rows, .cols = g.cols, .ratio = g.ratio, .tip = grid_tip,
         .ctx = &g, .row_label = g.row_label, .col_label = g.col_label,
         .span = span, .cell = cell_px(pg, g.rows),
-        .legend = 1, .id = id,
+        .legend = 1, .id = id, .block = g.block,
     };
     fputs("<figure>\n", f);
     st = sb_svg_heatmap(f, &h);
