@@ -22,6 +22,13 @@ void sb_html_escape(FILE *f, const char *s);
    (8 bytes).  A ratio of 0 (never seen) is the darkest blue; NAN, grey. */
 void sb_svg_colour(double ratio, double span, char buf[8]);
 
+/* The page style's colour classes of the heatmaps: k0 (the darkest
+   blue, a ratio of 1/span or less) through k10 (white, a ratio of 1) to
+   k20 (the darkest red, span or more), and kn (grey, no ratio), as CSS
+   rules.  sb_html_begin writes them; a page that draws heatmaps without
+   it needs them in its style.  SB_OK or SB_EIO. */
+int sb_svg_style(FILE *f);
+
 /* The span a picture of these ratios uses: the largest of r and 1/r over
    them, but at least 'floor' (so that the noise of a fair run stays
    pale) and at most 'cap' (a ratio of 0 would be infinite). */
@@ -44,8 +51,17 @@ typedef struct sb_heatmap {
                                      from the size */
     int legend;                   /* draw the legend */
     const char *id;               /* the <svg> id, NULL: none */
+    size_t block;                 /* each cell stands for block x block
+                                     cells of a larger table: the ticks
+                                     number the table's rows and
+                                     columns (0 or 1: the cells') */
 } sb_heatmap;
 int sb_svg_heatmap(FILE *f, const sb_heatmap *h);
+/* Where sb_svg_heatmap(h) puts its cells, in the picture's coordinates:
+   x, y, width, height.  The cells are one group, "ID-cells" when h->id
+   is set, so that a thumbnail can show them alone:
+   <svg viewBox="x y width height"><use href="#ID-cells"/></svg>. */
+void sb_svg_heatmap_box(const sb_heatmap *h, double box[4]);
 
 /* Observed against expected over categories: a bar per category's
    expected count, the observed count as a point with its interval
