@@ -403,6 +403,7 @@ class ExactReports(unittest.TestCase):
                   os.path.join(d, "no", "such", "dir", "x.html")],
                  "no/such/dir"),
                 (["exact", "naive-swap", "--html", d], d),
+                (["exact", "naive-swap", "--html", "-"], "'-'"),
                 (["exact", "naive-swap", "--json", os.path.join(d, "x"),
                   "--html", os.path.join(d, "x")], "--html"),
                 (["exact", "--all", "--markdown", os.path.join(d, "x"),

@@ -155,52 +155,6 @@ static int exit_code(const sb_exact_report *rep)
     return SB_EXIT_SUSPECT;
 }
 
-/* One argument as a POSIX shell reads it back: as it is when it holds
-   nothing the shell treats specially, else in single quotes (a quote
-   inside written '\''). */
-static size_t put_quoted(char *out, const char *arg)
-{
-    size_t k = 0;
-    int plain = *arg != '\0';
-    for (const char *c = arg; *c && plain; c++)
-        plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')
-             || (*c >= '0' && *c <= '9') || strchr("-_./=:,+@%", *c);
-    if (plain) {
-        memcpy(out, arg, strlen(arg));
-        return strlen(arg);
-    }
-    out[k++] = '\'';
-    for (const char *c = arg; *c; c++) {
-        if (*c == '\'') {
-            memcpy(out + k, "'\\''", 4);
-            k += 4;
-        } else {
-            out[k++] = *c;
-        }
-    }
-    out[k++] = '\'';
-    return k;
-}
-
-/* "shufflebias exact ARGS..." as typed (argv[0] is "exact"), for a reader
-   of the page to run again; NULL when out of memory. */
-static char *command_line(int argc, char **argv)
-{
-    size_t size = sizeof "shufflebias";
-    for (int i = 0; i < argc; i++)
-        size += 3 + 4 * strlen(argv[i]);
-    char *s = malloc(size);
-    if (!s)
-        return NULL;
-    size_t k = strlen(strcpy(s, "shufflebias"));
-    for (int i = 0; i < argc; i++) {
-        s[k++] = ' ';
-        k += put_quoted(s + k, argv[i]);
-    }
-    s[k] = '\0';
-    return s;
-}
-
 /* The Markdown report (--markdown) or the page (--html, 'html' set) of
    reps[0..m) into 'path': 'code' as it was, SB_EXIT_USAGE when it could
    not be written, SB_EXIT_INTERRUPTED when the stop cut it. */
@@ -403,24 +357,7 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
     return code;
 }
 
-static int exact_cmd(const sb_cli *cli, int argc, char **argv,
-                     const char *line);
-
 int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
-{
-    /* The command as typed, before the parser puts the options first. */
-    char *line = command_line(argc, argv);
-    if (!line) {
-        sb_cli_error("out of memory");
-        return SB_EXIT_USAGE;
-    }
-    const int code = exact_cmd(cli, argc, argv, line);
-    free(line);
-    return code;
-}
-
-static int exact_cmd(const sb_cli *cli, int argc, char **argv,
-                     const char *line)
 {
     exact_options o;
     int prc = parse(argc, argv, &o);
@@ -442,9 +379,9 @@ static int exact_cmd(const sb_cli *cli, int argc, char **argv,
                                         { "--markdown", o.markdown },
                                         { "--plugin", o.plugin } };
     if (sb_cli_distinct(&html, html_others, 3) != 0
-        || sb_cli_can_write(o.html) != 0)
+        || sb_cli_check_html(o.html) != 0)
         return SB_EXIT_USAGE;
-    o.command_line = line;
+    o.command_line = cli->command_line;
     int code = SB_EXIT_USAGE;
     sb_plugin_handle *plugin = NULL;
     const sb_shuffle_type *t = o.all ? NULL
