@@ -116,6 +116,22 @@ static const char *ink_on(const char *hex)
     return 0.299 * r + 0.587 * g + 0.114 * b < 140 ? "#fff" : "#1b1b1b";
 }
 
+/* The colour scale of a picture: from the largest ratio (or its inverse)
+   that is not 0, at least 2 and at most 8.  A 0 is the darkest blue
+   whatever the scale, so that a shuffle that never reaches some outcome
+   does not pale the rest of its picture. */
+static double span_of(const double *ratio, size_t count)
+{
+    double span = 2;
+    for (size_t i = 0; i < count; i++)
+        if (ratio[i] > 0) {
+            const double s = sb_svg_span(&ratio[i], 1, 2, 8);
+            if (s > span)
+                span = s;
+        }
+    return span;
+}
+
 /* ---- The page's facts. ---- */
 
 static void facts(FILE *f, const sb_exact_report *reps, size_t m,
@@ -310,7 +326,7 @@ static int matrix_heatmap(FILE *f, const sb_exact_report *rep)
         .tip = matrix_tip, .ctx = &ctx,
         .row_label = "card",
         .col_label = rep->kind == SB_KIND_DEAL ? "hand" : "position",
-        .span = sb_svg_span(ratio, cells, 2, 8),
+        .span = span_of(ratio, cells),
         .cell = big <= 8 ? 40 : 0,
         .legend = 1,
     };
@@ -403,7 +419,7 @@ static int outcome_bars(FILE *f, const sb_exact_report *rep)
     all_outcomes(rep, sample, found);
     for (size_t i = 0; i < k; i++)
         ratio[i] = found[i] ? found[i]->ratio : 0;
-    const double span = sb_svg_span(ratio, k, 2, 8);
+    const double span = span_of(ratio, k);
     double bw = floor(700.0 / (double)k);
     if (bw > 30)
         bw = 30;
