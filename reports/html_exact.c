@@ -20,6 +20,7 @@
  */
 #include "reports/render.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -61,24 +62,16 @@ static double fraction_value(const char *s)
     return q > 0 ? p / q : NAN;
 }
 
-/* The id of a report's section: "run-NAME" and its parameters, every
-   character other than a letter, digit or '-' made a '-'. */
+/* The id of a report's section: "run-NAME", every character of the
+   name other than a letter, digit, '-' or '_' made a '-', as on the pages
+   of 'test' and 'audit' (the names of built-in algorithms are unique, so
+   their parameters are left out). */
 static void section_id(const sb_exact_report *rep, char *buf, size_t len)
 {
-    char raw[384];
-    snprintf(raw, sizeof raw, "run-%s%s%s", rep->algorithm,
-             rep->params[0] ? "-" : "", rep->params);
-    size_t k = 0;
-    for (const char *c = raw; *c && k + 1 < len; c++) {
-        const int keep = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')
-                      || (*c >= '0' && *c <= '9') || *c == '-';
-        const char ch = keep ? *c : '-';
-        if (ch == '-' && k > 0 && buf[k - 1] == '-')
-            continue;
-        buf[k++] = ch;
-    }
-    while (k > 0 && buf[k - 1] == '-')
-        k--;
+    size_t k = (size_t)snprintf(buf, len, "run-");
+    for (const char *c = rep->algorithm; *c && k + 1 < len; c++)
+        buf[k++] = isalnum((unsigned char)*c) || *c == '-' || *c == '_'
+                 ? *c : '-';
     buf[k] = '\0';
 }
 

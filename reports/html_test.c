@@ -39,7 +39,7 @@
    cell, larger matrices in blocks. */
 #define HTML_CELLS_ONE 16384u
 /* Cells of all the heatmaps of an audit together. */
-#define HTML_CELLS_AUDIT 11500u
+#define HTML_CELLS_AUDIT 12500u
 /* The fewest cells a heatmap of an audit may be given. */
 #define HTML_CELLS_AUDIT_MIN 256u
 /* Categories of one chart. */
@@ -122,7 +122,10 @@ static void matrix_labels(const sb_result *r, const sb_report *rep,
     const char *n = r->name;
     *row = "row";
     *col = "column";
-    if (strcmp(n, "position") == 0) {
+    if (r->row_label && r->col_label) {
+        *row = r->row_label;
+        *col = r->col_label;
+    } else if (strcmp(n, "position") == 0) {
         *row = "card";
         *col = "position";
     } else if (strcmp(n, "card-hand") == 0) {
@@ -144,11 +147,13 @@ static void matrix_labels(const sb_result *r, const sb_report *rep,
     }
 }
 
-/* A table drawn as a matrix: no value ranges, more than one cell. */
-static int is_matrix(const sb_table *t)
+/* A table drawn as a matrix: rows that are not sub-tests of their own
+   (a deal's hands, each with its law), and no value ranges. */
+static int is_matrix(const sb_result *r)
 {
-    return t->observed && t->expected && !t->lo && t->rows >= 1
-           && t->cols >= 1 && t->rows * t->cols > 1 && t->rows > 1;
+    const sb_table *t = &r->table;
+    return t->observed && t->expected && !t->lo && !r->row_names
+           && t->rows > 1 && t->cols > 1;
 }
 
 /* The matrix that heads the page: card x position, or card x hand. */
@@ -159,7 +164,7 @@ static const sb_result *main_matrix(const sb_report *rep)
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         for (size_t i = 0; i < rep->n_results; i++) {
             const sb_result *r = &rep->results[i];
-            if (strcmp(r->name, names[k]) == 0 && is_matrix(&r->table))
+            if (strcmp(r->name, names[k]) == 0 && is_matrix(r))
                 return r;
         }
     return NULL;
@@ -174,6 +179,7 @@ typedef struct grid {
     size_t block;
     double *obs, *exp, *ratio;
     const char *row_label, *col_label;
+    char *const *col_names;     /* a name per column, or NULL */
     int terse;                  /* tooltips without the counts */
 } grid;
 
@@ -246,7 +252,11 @@ static void grid_tip(const void *ctx, size_t r, size_t c, char *buf,
     const size_t k = r * g->cols + c;
     char rw[64], cw[64];
     span_words(rw, sizeof rw, g->row_label, r, g->block, g->src_rows - 1);
-    span_words(cw, sizeof cw, g->col_label, c, g->block, g->src_cols - 1);
+    if (g->block == 1 && g->col_names && g->col_names[c])
+        snprintf(cw, sizeof cw, "%s", g->col_names[c]);
+    else
+        span_words(cw, sizeof cw, g->col_label, c, g->block,
+                   g->src_cols - 1);
     if (isnan(g->ratio[k]))
         snprintf(buf, len, "%s, %s: none expected", rw, cw);
     else if (g->terse)
@@ -275,6 +285,7 @@ static int heatmap(FILE *f, const page *pg, const sb_report *rep,
     if (st != SB_OK)
         return st;
     matrix_labels(r, rep, &g.row_label, &g.col_label);
+    g.col_names = r->labels;
     g.terse = pg->audit;
     /* The noise of a fair run stays pale: a cell's ratio wanders by about
        1/sqrt(E) (a count of mean E), and the largest of thousands of
@@ -291,17 +302,17 @@ static int heatmap(FILE *f, const page *pg, const sb_report *rep,
         .rows = g.rows, .cols = g.cols, .ratio = g.ratio, .tip = grid_tip,
         .ctx = &g, .row_label = g.row_label, .col_label = g.col_label,
         .span = span, .cell = cell_px(pg, g.rows),
-        .legend = 1, .id = id,
+        .legend = 1, .id = id, .block = g.block,
     };
     fputs("<figure>\n", f);
     st = sb_svg_heatmap(f, &h);
-    fprintf(f, "<figcaption class=\"note\">Each cell: how often %s %s "
-            "was seen, over how often a uniform shuffle would (ratio 1: "
-            "white).  The scale ends at %.3g and 1/%.3g",
-            g.row_label, strcmp(g.col_label, g.row_label) == 0
-            ? "with card" : strcmp(g.col_label, "position") == 0
-            ? "in position" : strcmp(g.col_label, "hand") == 0
-            ? "in hand" : "at", span, span);
+    fputs("<figcaption class=\"note\">Each cell: how often this ", f);
+    sb_html_escape(f, g.row_label);
+    fputs(" met this ", f);
+    sb_html_escape(f, g.col_label);
+    fprintf(f, ", over how often a uniform shuffle would (ratio 1: white; "
+            "red: too often, blue: too rarely).  The scale ends at %.3g and "
+            "1/%.3g", span, span);
     if (g.block > 1)
         fprintf(f, "; summarized: the %zu x %zu table is drawn in blocks "
                 "of %zu x %zu cells, each the ratio of its sums", g.src_rows,
@@ -336,6 +347,17 @@ static int chart_row(FILE *f, const page *pg, const sb_report *rep,
         for (size_t j = 0; j < m; j++) {
             char *b = names + 48 * j;
             labels[j] = b;
+            const size_t first = j * per;
+            const size_t last = (j + 1) * per - 1 < k ? (j + 1) * per - 1
+                                                      : k - 1;
+            if (r->labels && r->labels[first] && r->labels[last]) {
+                if (first == last)
+                    snprintf(b, 48, "%s", r->labels[first]);
+                else
+                    snprintf(b, 48, "%.21s..%.21s", r->labels[first],
+                             r->labels[last]);
+                continue;
+            }
             if (!t->lo) {
                 if (per == 1)
                     snprintf(b, 48, "%zu", j);
@@ -345,9 +367,6 @@ static int chart_row(FILE *f, const page *pg, const sb_report *rep,
                                                    : k - 1);
                 continue;
             }
-            const size_t first = j * per;
-            const size_t last = (j + 1) * per - 1 < k ? (j + 1) * per - 1
-                                                      : k - 1;
             const long lo = t->lo[first], hi = t->hi[last];
             if (lo == hi)
                 snprintf(b, 48, "%ld", lo);
@@ -402,24 +421,32 @@ static int charts(FILE *f, const page *pg, const sb_report *rep,
             pick[got++] = i;
     } else {
         /* The 'want' largest distances, kept in row order. */
-        for (size_t i = 0; i < t->rows; i++) {
-            const double x = row_x2(t, i);
+        double *x2 = malloc(t->rows * sizeof *x2);
+        if (!x2)
+            return SB_ENOMEM;
+        for (size_t i = 0; i < t->rows; i++)
+            x2[i] = row_x2(t, i);
+        for (size_t i = 0; i < t->rows && got < want; i++) {
             size_t beaten = 0;
-            for (size_t j = 0; j < t->rows; j++) {
-                const double y = row_x2(t, j);
-                if (y > x || (y == x && j < i))
+            for (size_t j = 0; j < t->rows && beaten < want; j++)
+                if (x2[j] > x2[i] || (x2[j] == x2[i] && j < i))
                     beaten++;
-            }
             if (beaten < want)
                 pick[got++] = i;
         }
+        free(x2);
         fprintf(f, "<p class=\"note\">%zu sub-tests; drawn: the %zu "
                 "furthest from their expected counts.</p>\n", t->rows, got);
     }
     for (size_t i = 0; i < got; i++) {
-        char xl[128];
-        if (t->rows > 1)
+        char xl[160];
+        if (t->rows > 1 && r->row_names && r->row_names[pick[i]])
+            snprintf(xl, sizeof xl, "%s, %s", r->name,
+                     r->row_names[pick[i]]);
+        else if (t->rows > 1)
             snprintf(xl, sizeof xl, "%s, sub-test %zu", r->name, pick[i]);
+        else if (r->col_label && strcmp(r->col_label, "category") != 0)
+            snprintf(xl, sizeof xl, "%s", r->col_label);
         else
             snprintf(xl, sizeof xl, "%s", r->name);
         const int st = chart_row(f, pg, rep, r, pick[i], xl);
@@ -612,7 +639,7 @@ static void diagnosis(FILE *f, const sb_report *rep)
     } else {
         fputs("no close match in the catalogue", f);
     }
-    fputs("</p>\n<dl class=\"facts\">", f);
+    fputs("</p>\n<dl class=\"lines\">", f);
     const struct { const char *name, *text; } lines[] = {
         {"bias", g->looks},
         {"flaw", g->state == SB_DIAGNOSIS_MATCH ? g->flaw : ""},
@@ -748,7 +775,7 @@ static int stat_box(FILE *f, const page *pg, const sb_report *rep,
                 strcmp(r->name, "collisions") == 0 ? "Repeated samples:"
                                                    : "Observed", t->observed[0],
                 t->expected[0]);
-    } else if (is_matrix(t)) {
+    } else if (is_matrix(r)) {
         if (!pg->audit) {
             char id[96];
             snprintf(id, sizeof id, "hm-%s", r->name);

@@ -259,12 +259,13 @@ int sb_svg_heatmap(FILE *f, const sb_heatmap *h)
     fputs(") rotate(-90)\" text-anchor=\"middle\">", f);
     sb_html_escape(f, h->row_label ? h->row_label : "row");
     fputs(" &#8594;</text>\n", f);
+    const size_t block = h->block > 1 ? h->block : 1;
     size_t cstep = tick_step(h->cols, gw < 200 ? 6 : 13);
     for (size_t c = 0; c < h->cols; c += cstep) {
         fputs("<text class=\"tick\" x=\"", f);
         num(f, ml + ((double)c + 0.5) * cs);
         fprintf(f, "\" y=\"%d\" text-anchor=\"middle\">%zu</text>", (int)mt - 4,
-                c);
+                c * block);
     }
     size_t rstep = tick_step(h->rows, gh < 200 ? 6 : 13);
     for (size_t r = 0; r < h->rows; r += rstep) {
@@ -272,7 +273,7 @@ int sb_svg_heatmap(FILE *f, const sb_heatmap *h)
         num(f, ml - 4);
         fputs("\" y=\"", f);
         num(f, mt + ((double)r + 0.5) * cs + 3);
-        fprintf(f, "\" text-anchor=\"end\">%zu</text>", r);
+        fprintf(f, "\" text-anchor=\"end\">%zu</text>", r * block);
     }
     fputc('\n', f);
 
@@ -483,7 +484,7 @@ int sb_svg_bars(FILE *f, const sb_bars *b)
         else
             fprintf(f, ": expected %.6g", e);
         if (b->z > 0 && b->total > 0)
-            fprintf(f, " (%.3g..%.3g at %g sd)", lo, hi, b->z);
+            fprintf(f, " (%.4g..%.4g at %g sd)", lo, hi, b->z);
         fputs("</title><rect class=\"exp\" x=\"", f);
         num(f, x0 + (bw > 4 ? 1 : 0));
         fputs("\" y=\"", f);
@@ -573,9 +574,9 @@ static const char sb_page_style[] =
     "margin:.2rem 0}\n"
     "code,.cmd{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,"
     "monospace;font-size:.9em}\n"
-    "dl.facts{display:grid;grid-template-columns:max-content auto;"
-    "gap:.15rem 1rem;margin:.5rem 0 1rem}dl.facts dt{font-weight:600}"
-    "dl.facts dd{margin:0;overflow-wrap:anywhere}\n"
+    "dl.facts,dl.lines{display:grid;grid-template-columns:max-content "
+    "auto;gap:.15rem 1rem;margin:.5rem 0 1rem}dl dt{font-weight:600}"
+    "dl dd{margin:0;overflow-wrap:anywhere}\n"
     "table{border-collapse:collapse;margin:.5rem 0 1rem}"
     "th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:left;"
     "vertical-align:top}th{background:#f2f2f2}td.num{text-align:right;"
