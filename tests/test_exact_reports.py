@@ -279,6 +279,10 @@ class ExactReports(unittest.TestCase):
                     tip = c.all("title")[0].words()
                     self.assertIn(": %s = " % matrix[r][j], tip)
                     self.assertIn("card %s," % CARDS[r], tip)
+                # The same fractions as a table, for paper.
+                table = sec.all("table", "matrix")[0].all("tbody")[0]
+                self.assertEqual([[td.words() for td in tr.all("td")]
+                                  for tr in table.all("tr")], matrix)
                 # Every one of the 6 outcomes has its bar, the ones never
                 # reached at 0.
                 bars = sec.all("rect", "bar")
