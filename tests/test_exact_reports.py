@@ -412,6 +412,14 @@ class ExactReports(unittest.TestCase):
                     self.assertIn(what, err)
                     self.assertEqual(err.count("\n"), 1)
             self.assertEqual(os.listdir(d), [])
+        # A page that cannot be written after the walk: exit 2, said once.
+        if os.path.exists("/dev/full"):
+            for opt in ("--html", "--markdown"):
+                code, out, err = run(["exact", "naive-swap", "--quiet", opt,
+                                      "/dev/full"])
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(err, "shufflebias: cannot write "
+                                 "'/dev/full': No space left on device\n")
 
 
 def main():
