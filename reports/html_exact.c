@@ -323,6 +323,8 @@ static int matrix_heatmap(FILE *f, const sb_exact_report *rep)
         .span = span_of(ratio, cells),
         .cell = big <= 8 ? 40 : 0,
         .legend = 1,
+        .legend_label = "exact probability / a uniform shuffle's (blue: "
+                        "rarer, red: more often)",
     };
     fprintf(f, "<figure class=\"matrix\"><figcaption>Where each card ends: "
             "its exact probability in each %s over the uniform one (the "

@@ -221,8 +221,8 @@ int sb_svg_heatmap(FILE *f, const sb_heatmap *h)
     const double gw = cs * (double)h->cols, gh = cs * (double)h->rows;
     const double legend_w = 10.0 * (2 * SB_SVG_STEPS + 1);
     double width = ml + gw + 12;
-    if (h->legend && width < ml + legend_w + 130)
-        width = ml + legend_w + 130;
+    if (h->legend && width < ml + legend_w + 200)
+        width = ml + legend_w + 200;
     const double height = mt + gh + (h->legend ? 56 : 8);
 
     fputs("<svg class=\"heatmap\"", f);
@@ -346,8 +346,11 @@ int sb_svg_heatmap(FILE *f, const sb_heatmap *h)
             legend_ratio(f, pow(span, t));
             fputs("</text>", f);
         }
-        fputs("<text class=\"tick\" x=\"0\" y=\"34\">ratio observed / "
-              "expected (blue: too rare, red: too often)</text></g>\n", f);
+        fputs("<text class=\"tick\" x=\"0\" y=\"34\">", f);
+        sb_html_escape(f, h->legend_label ? h->legend_label
+                          : "ratio observed / expected (blue: too rare, "
+                            "red: too often)");
+        fputs("</text></g>\n", f);
     }
     fputs("</svg>\n", f);
     return ferror(f) ? SB_EIO : SB_OK;

@@ -55,6 +55,9 @@ typedef struct sb_heatmap {
                                      cells of a larger table: the ticks
                                      number the table's rows and
                                      columns (0 or 1: the cells') */
+    const char *legend_label;     /* under the legend; NULL: "ratio
+                                     observed / expected (blue: too
+                                     rare, red: too often)" */
 } sb_heatmap;
 int sb_svg_heatmap(FILE *f, const sb_heatmap *h);
 /* Where sb_svg_heatmap(h) puts its cells, in the picture's coordinates:

@@ -339,7 +339,7 @@ static void test_heatmap_cells(void **state)
     /* The span of the ratios but the 0, which would make it the cap. */
     sb_heatmap h = {R, C, ratio, tip, ratio, "card", "position",
                     sb_svg_span(ratio + 9, R * C - 9, 1.1, 8), 0, 1, "h1",
-                    0};
+                    0, NULL};
     written w;
     open_written(&w);
     assert_int_equal(sb_svg_heatmap(w.f, &h), SB_OK);
@@ -389,7 +389,7 @@ static void test_heatmap_default_tip(void **state)
     (void)state;
     const double ratio[] = {1.0, 2.0};
     sb_heatmap h = {1, 2, ratio, NULL, NULL, "card", "hand", 2, 10, 0,
-                    NULL, 0};
+                    NULL, 0, NULL};
     written w;
     open_written(&w);
     assert_int_equal(sb_svg_heatmap(w.f, &h), SB_OK);
@@ -463,7 +463,7 @@ static void test_page(void **state)
     assert_int_equal(sb_html_begin(w.f, "fisher-yates & co"), SB_OK);
     const double ratio[] = {1.0, 0.5, 2.0, 1.0};
     sb_heatmap h = {2, 2, ratio, NULL, NULL, "card", "position", 2, 0, 1,
-                    NULL, 0};
+                    NULL, 0, "a <label> of its own"};
     assert_int_equal(sb_svg_heatmap(w.f, &h), SB_OK);
     assert_int_equal(sb_html_end(w.f), SB_OK);
     char *s = close_written(&w);
@@ -478,6 +478,7 @@ static void test_page(void **state)
     assert_contains(s, "<h1>fisher-yates &amp; co</h1>");
     assert_contains(s, "@media print");
     assert_contains(s, ".k10{fill:#ffffff}");
+    assert_contains(s, ">a &lt;label&gt; of its own</text>");
     /* Nothing fetched, nothing run. */
     assert_null(strstr(s, "<script"));
     assert_null(strstr(s, "<link"));
