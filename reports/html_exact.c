@@ -14,9 +14,9 @@
  *
  * Nothing here computes a probability: every figure is read from the
  * report, as exact fractions "p/q" beside their decimal values.  A
- * heatmap cell's ratio is its probability over the uniform value of its
- * cell, which is its column's total over the rows: 1/n for a card and a
- * position, hand size / n for a card and a hand.
+ * heatmap cell's ratio is its probability over a uniform shuffle's: 1/n
+ * for a card and a position (or a draw's slot), 1/H for a card and one of
+ * H hands of n/H cards.
  */
 #include "reports/render.h"
 
@@ -302,15 +302,20 @@ static int matrix_heatmap(FILE *f, const sb_exact_report *rep)
         free(uniform);
         return SB_ENOMEM;
     }
+    /* A uniform shuffle puts a card in each of the n positions (or of a
+       draw's slots) 1/n of the time, and in each of H hands of n/H cards
+       1/H of the time.  Not the column's total over the cards: a walk
+       that left mass unexplored has columns that sum to less. */
+    for (size_t c = 0; c < cols; c++)
+        uniform[c] = 1.0 / (double)(rep->kind == SB_KIND_DEAL ? cols : rows);
     for (size_t i = 0; i < cells; i++) {
         value[i] = fraction_value(rep->matrix[i]);
-        uniform[i % cols] += value[i];
+        ratio[i] = value[i] / uniform[i % cols];
     }
-    for (size_t c = 0; c < cols; c++)
-        uniform[c] /= (double)rows;
-    for (size_t i = 0; i < cells; i++)
-        ratio[i] = uniform[i % cols] > 0 ? value[i] / uniform[i % cols] : NAN;
-    int flat = 1;             /* every cell exactly as uniform: all white */
+    /* Every cell exactly as uniform, proven: all white.  Equal cells in
+       each column say so only when nothing was left unexplored. */
+    int flat = !rep->partial && !rep->summary_only
+               && !(rep->unexplored_d > 0);
     for (size_t i = 0; i < cells; i++)
         flat &= strcmp(rep->matrix[i], rep->matrix[i % cols]) == 0;
     const matrix_ctx ctx = { rep, value, uniform };
@@ -327,8 +332,8 @@ static int matrix_heatmap(FILE *f, const sb_exact_report *rep)
                         "rarer, red: more often)",
     };
     fprintf(f, "<figure class=\"matrix\"><figcaption>Where each card ends: "
-            "its exact probability in each %s over the uniform one (the "
-            "column's total over the cards)%s. Each cell's tooltip gives the "
+            "its exact probability in each %s over a uniform "
+            "shuffle's%s. Each cell's tooltip gives the "
             "fraction.</figcaption>\n",
             rep->kind == SB_KIND_DEAL ? "hand" : "position",
             flat ? ": all white, every card exactly as likely there as "

@@ -12,6 +12,7 @@ of every path, and nothing is timed.
 import argparse
 import html.parser
 import json
+from fractions import Fraction
 import os
 import subprocess
 import sys
@@ -326,6 +327,32 @@ class ExactReports(unittest.TestCase):
         self.assertIn("path budget 200000000 paths", words)
         self.assertIn("depth limit 4096 draws a path", words)
 
+    def test_unexplored_mass_is_not_white(self):
+        # riffle-until-uniform at 3 cards is cut at its depth limit: the
+        # matrix holds only the mass walked, so every cell falls short of
+        # a uniform shuffle's 1/3 by the same share (767/131072 is left
+        # unexplored), and the page must not call it exactly uniform.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "ru.html")
+            code, out, err = run(["exact", "riffle-until-uniform", "--n",
+                                  "3", "--quiet", "--html", path,
+                                  "--json", os.path.join(d, "ru.json")])
+            self.assertEqual(code, 3, err)
+            with open(path) as f:
+                text = f.read()
+            with open(os.path.join(d, "ru.json")) as f:
+                rep = json.load(f)
+        page = Page(text).root
+        self.assertEqual(page.all("section", "run")[0].attrs["data-verdict"],
+                         "inconclusive")
+        explored = 1 - float(Fraction(rep["unexplored_mass"]))
+        cells = page.all("svg", "heatmap")[0].all("rect", "cell")
+        self.assertEqual(len(cells), 9)
+        for c in cells:
+            self.assertAlmostEqual(float(c.attrs["data-ratio"]), explored,
+                                   places=4)
+        self.assertNotIn("all white", text)
+
     def test_deal_heatmap_is_card_by_hand(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "deal.html")
@@ -346,7 +373,7 @@ class ExactReports(unittest.TestCase):
         self.assertEqual(len(cells), 8)
         for c in cells:
             # Each card is in each hand half the time, as a uniform deal
-            # has it: the uniform value is the column's total (2) over 4.
+            # has it: 1/H of the time, H = 2 hands.
             self.assertEqual(c.attrs["data-ratio"], "1")
             self.assertIn(": 1/2 = 0.5, 1 x uniform", c.all("title")[0].words())
         bars = {b.parent.all("title")[0].words().split(":")[0]:
