@@ -333,16 +333,16 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
             code = SB_EXIT_USAGE;
         cut |= wrc > 0;
     }
-    /* The reports for people, of a walk done (an interrupted one has
-       said its totals above). */
+    /* The reports for people; an interrupted walk's say its totals, as
+       the text and JSON do. */
     char title[160];
     snprintf(title, sizeof title, "Exact bias of %s at %zu cards", t->name,
              rep.n);
     const char *const bias[1] = { t->bias };
     const int before = code;
-    if (o->markdown && code != SB_EXIT_USAGE && !rep.summary_only)
+    if (o->markdown && code != SB_EXIT_USAGE)
         code = write_report(o, o->markdown, 0, title, &rep, 1, bias, code);
-    if (o->html && code != SB_EXIT_USAGE && !rep.summary_only)
+    if (o->html && code != SB_EXIT_USAGE)
         code = write_report(o, o->html, 1, title, &rep, 1, bias, code);
     cut |= code == SB_EXIT_INTERRUPTED && before != SB_EXIT_INTERRUPTED;
     /* Interrupted after the walk, while its report was written: said
