@@ -35,9 +35,13 @@
 #include "shufflebias/status.h"
 #include "shufflebias/version.h"
 
-/* Cells of one heatmap on a single run's page: 128 x 128 drawn cell by
-   cell, larger matrices in blocks. */
+/* Cells of all the heatmaps of a single run's page together (a 52-card
+   run's four 52 x 52 matrices keep every cell), each given an equal
+   share; larger matrices are drawn in blocks, so that the page stays
+   bounded whatever the deck. */
 #define HTML_CELLS_ONE 16384u
+/* The fewest cells one heatmap of such a page is given. */
+#define HTML_CELLS_ONE_MIN 1024u
 /* Cells of all the heatmaps of an audit together. */
 #define HTML_CELLS_AUDIT 12500u
 /* The fewest cells a heatmap of an audit may be given. */
@@ -866,7 +870,13 @@ static int run_section(FILE *f, const page *pg, const sb_report *rep,
 
 int sb_render_html(FILE *f, const sb_report *rep, const sb_render_opts *o)
 {
-    const page pg = { o, 0, HTML_CELLS_ONE, HTML_BARS_ONE };
+    size_t maps = 0;
+    for (size_t i = 0; i < rep->n_results; i++)
+        maps += is_matrix(&rep->results[i]);
+    size_t share = maps ? HTML_CELLS_ONE / maps : HTML_CELLS_ONE;
+    if (share < HTML_CELLS_ONE_MIN)
+        share = HTML_CELLS_ONE_MIN;
+    const page pg = { o, 0, share, HTML_BARS_ONE };
     char title[512];
     snprintf(title, sizeof title, "shufflebias %s: %s, n = %zu",
              rep->run.merged_files ? "merge" : "test",

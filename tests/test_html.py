@@ -266,6 +266,22 @@ class Pages(unittest.TestCase):
         self.assertLessEqual(len(bars.find("rect", "exp")), 64)
         self.assertLess(len(text), 3_000_000)
 
+    def test_page_shares_its_cells(self):
+        # The default battery at 300 cards has four matrices of 90,000
+        # cells (position, serial, the two Fisher-Yates code tables): they
+        # share the page's 16,384 cells, so each is drawn in 64 x 64 at
+        # most and the page stays within its bound.
+        self.run_cli("test", "fisher-yates", "--n", "300", "--samples",
+                     "3000", "--seed", "4", "--html", "all.html", "--quiet",
+                     codes=(0, 1, 3))
+        text, root = self.page("all.html")
+        maps = root.find("svg", "heatmap")
+        self.assertEqual(len(maps), 4)
+        for m in maps:
+            self.assertLessEqual(int(m.attrs["data-rows"])
+                                 * int(m.attrs["data-cols"]), 16384 // 4)
+        self.assertLess(len(text), 3_000_000)
+
     def test_merge_page(self):
         states = []
         for i in (1, 2):
