@@ -17,6 +17,7 @@ Nothing is timed.
 """
 import argparse
 import html.parser
+import json
 import math
 import os
 import re
@@ -265,6 +266,50 @@ class Pages(unittest.TestCase):
             "svg", "bars")[0]
         self.assertLessEqual(len(bars.find("rect", "exp")), 64)
         self.assertLess(len(text), 3_000_000)
+
+    def test_every_cell_is_the_json_ratio(self):
+        # The page draws only what the JSON carries: every cell of every
+        # heatmap, and its colour step, is observed over expected of the
+        # same cell of the JSON's table (deal and permutation).
+        for alg, extra in (("naive-swap", ["--n", "8"]),
+                           ("deal-random-hand", [])):
+            with self.subTest(alg=alg):
+                self.run_cli("test", alg, *extra, "--samples", "20000",
+                             "--seed", "3", "--html", "c.html", "--json",
+                             "c.json", "--quiet", codes=(0, 1, 3))
+                with open(self.path("c.json")) as f:
+                    tables = {t["name"]: t["table"]
+                              for t in json.load(f)["tests"]}
+                text, root = self.page("c.html")
+                maps = root.find("svg", "heatmap")
+                self.assertGreater(len(maps), 0)
+                for m in maps:
+                    sec = m
+                    while sec.attrs.get("class") not in ("stat", "run"):
+                        sec = sec.parent
+                    name = (sec.attrs["id"][len("stat-"):]
+                            if sec.attrs["class"] == "stat"
+                            else ("position" if alg == "naive-swap"
+                                  else "card-hand"))
+                    t = tables[name]
+                    self.assertEqual((m.attrs["data-rows"],
+                                      m.attrs["data-cols"]),
+                                     (str(t["rows"]), str(t["cols"])))
+                    seen = 0
+                    for rect in m.find("rect", "cell"):
+                        r = int(rect.attrs["data-r"])
+                        c = int(rect.attrs["data-c"])
+                        e = (t["expected"] if t["expected_constant"]
+                             else t["expected"][r][c])
+                        got = rect.attrs["data-ratio"]
+                        if e == 0:      # a cell that cannot occur
+                            self.assertEqual(got, "nan")
+                        else:
+                            want = t["observed"][r][c] / e
+                            self.assertAlmostEqual(float(got), want,
+                                                   delta=1e-3 * want)
+                        seen += 1
+                    self.assertEqual(seen, t["rows"] * t["cols"])
 
     def test_page_shares_its_cells(self):
         # The default battery at 300 cards has four matrices of 90,000
