@@ -143,12 +143,18 @@ int sb_render_audit_markdown(FILE *f, const sb_report *reps, size_t m)
 
 int sb_render_audit_json(FILE *f, const sb_report *reps, size_t m)
 {
+    return sb_render_audit_json_with(f, reps, m, NULL);
+}
+
+int sb_render_audit_json_with(FILE *f, const sb_report *reps, size_t m,
+                              const sb_render_opts *o)
+{
     json_t *root = json_object(), *runs = json_array();
     if (!root || !runs)
         return SB_ENOMEM;
     json_object_set_new(root, "command", json_string("audit"));
     for (size_t i = 0; i < m; i++)
-        json_array_append_new(runs, sb_report_json(&reps[i]));
+        json_array_append_new(runs, sb_report_json_with(&reps[i], o));
     json_object_set_new(root, "runs", runs);
     return sb_render_json_value(f, root);
 }

@@ -108,7 +108,7 @@ static void heading(FILE *f, const sb_exact_report *rep)
 }
 
 /* An interrupted walk: its totals, no outcome listed. */
-static int summary_text(FILE *f, const sb_exact_report *rep)
+static int summary_text(FILE *f, const sb_exact_report *rep, int timing)
 {
     const char *noun = outcome_noun(rep);
     heading(f, rep);
@@ -122,14 +122,22 @@ static int summary_text(FILE *f, const sb_exact_report *rep)
             rep->explored, rep->explored_d, rep->unexplored_d);
     fprintf(f, "\nverdict: INCONCLUSIVE - interrupted; the %s reached "
             "are not listed (a walk run to its end lists them)\n", noun);
-    fprintf(f, "time: %.2f s\n", rep->seconds);
+    if (timing)
+        fprintf(f, "time: %.2f s\n", rep->seconds);
     return ferror(f) ? SB_EIO : SB_OK;
 }
 
 int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
 {
+    return sb_render_exact_text_with(f, rep, NULL);
+}
+
+int sb_render_exact_text_with(FILE *f, const sb_exact_report *rep,
+                              const sb_render_opts *opts)
+{
+    const int timing = !(opts && opts->no_timing);
     if (rep->summary_only)
-        return summary_text(f, rep);
+        return summary_text(f, rep, timing);
     const char *noun = outcome_noun(rep);
     heading(f, rep);
     fprintf(f, "%" PRIu64 " paths walked", rep->paths);
@@ -224,7 +232,8 @@ int sb_render_exact_text(FILE *f, const sb_exact_report *rep)
     else
         fprintf(f, "\nverdict: INCONCLUSIVE - no bias in the mass walked, "
                 "but %s was not explored\n", rep->unexplored);
-    fprintf(f, "time: %.2f s\n", rep->seconds);
+    if (timing)
+        fprintf(f, "time: %.2f s\n", rep->seconds);
     return ferror(f) ? SB_EIO : SB_OK;
 }
 
@@ -279,8 +288,11 @@ static const char *cards_field(const sb_exact_report *rep)
 
 /* What depends on the machine, kept apart from the result (as in a test
    report): the memory budget and the table's estimate, and the time. */
-static json_t *machine_keys(json_t *root, const sb_exact_report *rep)
+static json_t *machine_keys(json_t *root, const sb_exact_report *rep,
+                            int no_timing)
 {
+    if (no_timing)
+        return root;
     if (rep->memory_budget)
         json_object_set_new(root, "memory", json_pack(
             "{s:I, s:I}", "budget", (json_int_t)rep->memory_budget,
@@ -290,7 +302,8 @@ static json_t *machine_keys(json_t *root, const sb_exact_report *rep)
     json_object_set_new(root, "timing", timing);
     return root;
 }
-static json_t *exact_json(const sb_exact_report *rep, int shell)
+static json_t *exact_json(const sb_exact_report *rep, int shell,
+                          int no_timing)
 {
     json_t *root = json_object();
     json_object_set_new(root, "command", json_string("exact"));
@@ -318,7 +331,7 @@ static json_t *exact_json(const sb_exact_report *rep, int shell)
                             json_string(rep->unexplored));
         json_object_set_new(root, "uniform", json_false());
         json_object_set_new(root, "partial", json_true());
-        return machine_keys(root, rep);
+        return machine_keys(root, rep, no_timing);
     }
 
     const char *key = outcomes_key(rep), *field = cards_field(rep);
@@ -368,12 +381,18 @@ static json_t *exact_json(const sb_exact_report *rep, int shell)
         json_object_set_new(root, rep->kind == SB_KIND_DEAL
                             ? "hand_matrix" : "position_matrix", m);
     }
-    return machine_keys(root, rep);
+    return machine_keys(root, rep, no_timing);
 }
 
 json_t *sb_exact_json(const sb_exact_report *rep)
 {
-    return exact_json(rep, 0);
+    return exact_json(rep, 0, 0);
+}
+
+json_t *sb_exact_json_with(const sb_exact_report *rep,
+                           const sb_render_opts *o)
+{
+    return exact_json(rep, 0, o && o->no_timing);
 }
 
 /* Writing the JSON text, which for millions of outcomes takes seconds:
@@ -381,6 +400,7 @@ json_t *sb_exact_json(const sb_exact_report *rep)
 typedef struct json_out {
     FILE *f;
     const volatile sig_atomic_t *stop;
+    int no_timing;
 } json_out;
 
 static int put_unless_stopped(const char *buf, size_t size, void *data)
@@ -437,7 +457,7 @@ static int put_list(const json_out *o, const sb_exact_report *rep,
    0, or -1 when stopped or a write failed. */
 static int put_streamed(const json_out *o, const sb_exact_report *rep)
 {
-    json_t *shell = exact_json(rep, 1);
+    json_t *shell = exact_json(rep, 1, o->no_timing);
     char *text = shell ? json_dumps(shell, JSON_FLAGS) : NULL;
     json_decref(shell);
     if (!text)
@@ -464,9 +484,16 @@ static int put_streamed(const json_out *o, const sb_exact_report *rep)
 
 int sb_render_exact_json(FILE *f, const sb_exact_report *rep)
 {
+    return sb_render_exact_json_with(f, rep, NULL);
+}
+
+int sb_render_exact_json_with(FILE *f, const sb_exact_report *rep,
+                              const sb_render_opts *opts)
+{
+    const int no_timing = opts && opts->no_timing;
     if (!rep->summary_only && !(rep->stop && *rep->stop)) {
         const long start = ftell(f);
-        const json_out out = { f, rep->stop };
+        const json_out out = { f, rep->stop, no_timing };
         if (put_streamed(&out, rep) == 0) {
             fputc('\n', f);
             return ferror(f) ? SB_EIO : SB_OK;
@@ -484,7 +511,7 @@ int sb_render_exact_json(FILE *f, const sb_exact_report *rep)
         if (fileno(f) >= 0 && ftruncate(fileno(f), (off_t)start) != 0)
             return SB_EIO;
     }
-    return sb_render_json_value(f, sb_exact_json(rep));
+    return sb_render_json_value(f, exact_json(rep, 0, no_timing));
 }
 
 /* Text for a Markdown table cell: '|' (between a deal's hands) escaped. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/tables.h"
 #include "shufflebias/status.h"
 
 /* "name=value,..." back into an object; values that are integers become
@@ -39,6 +40,137 @@ json_t *sb_params_json(const char *params)
         item = next;
     }
     return o;
+}
+
+/* A count as an integer when it is one (every observed count is), else
+   a number. */
+static json_t *count_value(double v)
+{
+    if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        return json_integer((json_int_t)v);
+    return json_real(v);
+}
+
+/* A number that may be NaN (a ratio where nothing is expected): null. */
+static json_t *real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *strings_or_null(char *const *names, size_t count)
+{
+    if (!names)
+        return NULL;
+    json_t *a = json_array();
+    for (size_t i = 0; i < count; i++)
+        json_array_append_new(a, json_string(names[i] ? names[i] : ""));
+    return a;
+}
+
+/* One cell of a summarized table. */
+static json_t *cell_object(const sb_table *t, size_t cell)
+{
+    if (cell == SIZE_MAX)
+        return json_null();
+    return json_pack("{s:I, s:I, s:o, s:f, s:o, s:o}",
+                     "row", (json_int_t)(cell / t->cols),
+                     "col", (json_int_t)(cell % t->cols),
+                     "observed", count_value(t->observed[cell]),
+                     "expected", t->expected[cell],
+                     "ratio", real_or_null(sb_tables_ratio(t, cell)),
+                     "residual", real_or_null(sb_tables_residual(t, cell)));
+}
+
+/* The table behind a statistic's figures (docs: "JSON reports"): its
+   shape, what its rows and columns are, the name of each column where it
+   has one (a pooled group, an order), and every cell's observed and
+   expected counts - or, for a table of more than SB_RENDER_CELLS_MAX
+   cells without full_tables, a summary with "cells_listed": false.  null
+   when the statistic kept no table. */
+static json_t *table_object(const sb_result *r, size_t n, uint64_t samples,
+                            const sb_render_opts *o)
+{
+    const sb_table *t = &r->table;
+    if (!r->applicable || t->rows == 0 || t->cols == 0 || !t->observed
+        || !t->expected)
+        return json_null();
+    const size_t cells = t->rows * t->cols;
+    const int listed = o->full_tables || cells <= SB_RENDER_CELLS_MAX;
+    json_t *j = json_object();
+    json_object_set_new(j, "rows", json_integer((json_int_t)t->rows));
+    json_object_set_new(j, "cols", json_integer((json_int_t)t->cols));
+    json_object_set_new(j, "row_label", r->row_label
+                        ? json_string(r->row_label) : json_null());
+    json_object_set_new(j, "col_label", r->col_label
+                        ? json_string(r->col_label) : json_null());
+    json_object_set_new(j, "samples", json_integer((json_int_t)samples));
+    json_object_set_new(j, "cells_listed", json_boolean(listed));
+    json_t *rows = strings_or_null(r->row_names, t->rows);
+    if (rows)
+        json_object_set_new(j, "row_names", rows);
+    int named = r->labels != NULL || t->lo != NULL;
+    char name[160];
+    if (!named && r->col_label && t->cols > 0) {
+        sb_tables_col_name(r, n, 0, name, sizeof name);
+        named = name[0] != '\0';
+    }
+    if (named) {
+        json_t *labels = json_array();
+        for (size_t c = 0; c < t->cols; c++) {
+            sb_tables_col_name(r, n, c, name, sizeof name);
+            json_array_append_new(labels, json_string(name));
+        }
+        json_object_set_new(j, "labels", labels);
+    }
+    if (t->lo && t->hi) {
+        /* Every row has the same groups: the first row's ranges. */
+        json_t *lo = json_array(), *hi = json_array();
+        for (size_t c = 0; c < t->cols; c++) {
+            json_array_append_new(lo, json_integer(t->lo[c]));
+            json_array_append_new(hi, json_integer(t->hi[c]));
+        }
+        json_object_set_new(j, "lo", lo);
+        json_object_set_new(j, "hi", hi);
+    }
+    const int constant = sb_tables_expected_constant(t);
+    json_object_set_new(j, "expected_constant", json_boolean(constant));
+    if (constant)
+        json_object_set_new(j, "expected", json_real(t->expected[0]));
+    if (!listed) {
+        double total = 0.0;
+        for (size_t i = 0; i < cells; i++)
+            total += t->observed[i];
+        json_object_set_new(j, "observed_total", count_value(total));
+        sb_tables_extremes x;
+        sb_tables_extremes_find(t, &x);
+        json_object_set_new(j, "ratio_min", cell_object(t, x.ratio_min));
+        json_object_set_new(j, "ratio_max", cell_object(t, x.ratio_max));
+        json_object_set_new(j, "residual_min", cell_object(t, x.residual_min));
+        json_object_set_new(j, "residual_max", cell_object(t, x.residual_max));
+        json_t *dev = json_array();
+        for (size_t k = 0; k < x.n_top; k++)
+            json_array_append_new(dev, cell_object(t, x.top[k]));
+        json_object_set_new(j, "largest_deviations", dev);
+        return j;
+    }
+    json_t *obs = json_array();
+    json_t *exp = constant ? NULL : json_array();
+    for (size_t i = 0; i < t->rows; i++) {
+        json_t *ro = json_array(), *re = constant ? NULL : json_array();
+        for (size_t c = 0; c < t->cols; c++) {
+            json_array_append_new(ro, count_value(t->observed[i * t->cols + c]));
+            if (re)
+                json_array_append_new(re,
+                                      json_real(t->expected[i * t->cols + c]));
+        }
+        json_array_append_new(obs, ro);
+        if (exp)
+            json_array_append_new(exp, re);
+    }
+    if (exp)
+        json_object_set_new(j, "expected", exp);
+    json_object_set_new(j, "observed", obs);
+    return j;
 }
 
 static json_t *result_object(const sb_result *r)
@@ -141,6 +273,14 @@ static json_t *diagnosis_object(const sb_diagnosis *g)
 
 json_t *sb_report_json(const sb_report *rep)
 {
+    return sb_report_json_with(rep, NULL);
+}
+
+json_t *sb_report_json_with(const sb_report *rep, const sb_render_opts *o)
+{
+    const sb_render_opts defaults = SB_RENDER_OPTS_DEFAULT;
+    if (!o)
+        o = &defaults;
     const sb_run_info *run = &rep->run;
     json_t *root = json_object();
     if (!root)
@@ -252,14 +392,24 @@ json_t *sb_report_json(const sb_report *rep)
     json_object_set_new(th, "correction", json_string("holm"));
     json_object_set_new(th, "power", json_real(0.9));
     json_object_set_new(root, "thresholds", th);
+    /* The samples the tables counted: the last stage's. */
+    const uint64_t counted = rep->n_stages
+                             ? rep->stages[rep->n_stages - 1].done
+                             : run->done;
     json_t *tests = json_array();
-    for (size_t i = 0; i < rep->n_results; i++)
-        json_array_append_new(tests, result_object(&rep->results[i]));
+    for (size_t i = 0; i < rep->n_results; i++) {
+        json_t *t = result_object(&rep->results[i]);
+        json_object_set_new(t, "table", table_object(&rep->results[i], run->n,
+                                                     counted, o));
+        json_array_append_new(tests, t);
+    }
     json_object_set_new(root, "tests", tests);
     json_object_set_new(root, "diagnosis", diagnosis_object(&rep->diagnosis));
     if (rep->diagnosis.missed[0])
         json_object_set_new(root, "missed",
                             json_string(rep->diagnosis.missed));
+    if (o->no_timing)
+        return root;     /* nothing below is the same on every machine */
     if (run->memory_budget) {
         /* What the run's tables were estimated to need, on the threads it
            ran on, within which budget (src/engine/budget.h). */
@@ -304,4 +454,10 @@ int sb_render_json_value(FILE *f, json_t *root)
 int sb_render_json(FILE *f, const sb_report *rep)
 {
     return sb_render_json_value(f, sb_report_json(rep));
+}
+
+int sb_render_json_with(FILE *f, const sb_report *rep,
+                        const sb_render_opts *o)
+{
+    return sb_render_json_value(f, sb_report_json_with(rep, o));
 }

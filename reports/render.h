@@ -99,6 +99,14 @@ int sb_render_audit_json_with(FILE *f, const sb_report *reps, size_t m,
                               const sb_render_opts *o);
 json_t *sb_exact_json_with(const sb_exact_report *rep,
                            const sb_render_opts *o);
+/* The text reports and the streamed exact JSON with the same options
+   (no_timing: no "time" line, no "timing" or "memory" keys). */
+int sb_render_text_with(FILE *f, const sb_report *rep,
+                        const sb_render_opts *o);
+int sb_render_exact_text_with(FILE *f, const sb_exact_report *rep,
+                              const sb_render_opts *o);
+int sb_render_exact_json_with(FILE *f, const sb_exact_report *rep,
+                              const sb_render_opts *o);
 
 /* One self-contained HTML page (no script, no font or image fetched:
    every picture inline SVG), stating the command line, seed, source,

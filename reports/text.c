@@ -46,7 +46,7 @@ static const char *verdict_words(sb_verdict v)
     return "nothing to test at this size";
 }
 
-static int render_summary(FILE *f, const sb_report *rep);
+static int render_summary(FILE *f, const sb_report *rep, int timing);
 
 /* What a fail resembles and its fix; what a pass could have missed. */
 static void render_diagnosis(FILE *f, const sb_diagnosis *g)
@@ -91,13 +91,20 @@ static void render_diagnosis(FILE *f, const sb_diagnosis *g)
 
 int sb_render_text(FILE *f, const sb_report *rep)
 {
+    return sb_render_text_with(f, rep, NULL);
+}
+
+int sb_render_text_with(FILE *f, const sb_report *rep,
+                        const sb_render_opts *o)
+{
+    const int timing = !(o && o->no_timing);
     /* After an input error or a plug-in's bad sample, the message and
        what was counted before it: a table of statistics that could not
        judge so few samples would only hide it (the JSON report keeps the
        whole partial report). */
     if ((rep->run.input && rep->run.input->error[0])
         || rep->run.bad_sample[0])
-        return render_summary(f, rep);
+        return render_summary(f, rep, timing);
     fprintf(f, "%-18s %12s %8s  %-10s  %-10s  %s\n", "statistic", "value",
             "df", "p-value", "p (Holm)", "verdict");
     for (size_t i = 0; i < rep->n_results; i++) {
@@ -167,11 +174,11 @@ int sb_render_text(FILE *f, const sb_report *rep)
         }
     }
 
-    return render_summary(f, rep);
+    return render_summary(f, rep, timing);
 }
 
 /* The verdict and what the run was, so that it can be made again. */
-static int render_summary(FILE *f, const sb_report *rep)
+static int render_summary(FILE *f, const sb_report *rep, int timing)
 {
     const sb_run_info *run = &rep->run;
     char v[16], top[16], reason[1024];
@@ -272,7 +279,7 @@ static int render_summary(FILE *f, const sb_report *rep)
     char threads[32] = "";
     if (run->threads > 1)
         snprintf(threads, sizeof threads, " on %u threads", run->threads);
-    if (!run->merged_files)
+    if (!run->merged_files && timing)
         fprintf(f, "  time       %.2f s (%.3g samples/s%s)%s\n",
                 run->seconds, rate, threads,
                 run->resumed ? ", after resuming a saved state" : "");

@@ -358,6 +358,11 @@ static int collisions_finalize(const void *acc, uint64_t samples,
         return st;
     res->table.observed[0] = (double)repeats;
     res->table.expected[0] = mu;
+    st = sb_gof_names(res, 1);
+    if (st == SB_OK)
+        st = sb_gof_name(res->labels, 0, "repeats");
+    if (st != SB_OK)
+        return st;
 
     char kept[64] = "", want[48];
     if (j > 0)

@@ -871,6 +871,10 @@ static int fy_result(const fy_acc *a, uint64_t samples, double fail_alpha,
                  l->bits);
     }
 
+    /* Row m - 2 holds the draws from m values (columns 0..m-1; the rest
+       of the row expects nothing). */
+    res->row_label = "draw range";
+    res->col_label = "value drawn";
     if (n <= FY_TABLE_N_MAX) {
         st = sb_gof_table_alloc(&res->table, n - 1, n, 0);
         if (st != SB_OK)

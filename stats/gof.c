@@ -364,6 +364,29 @@ int sb_gof_table_alloc(sb_table *t, size_t rows, size_t cols, int ranges)
     return SB_OK;
 }
 
+int sb_gof_names(sb_result *res, int cols)
+{
+    const size_t count = cols ? res->table.cols : res->table.rows;
+    char **names = calloc(count ? count : 1, sizeof *names);
+    if (!names)
+        return SB_ENOMEM;
+    if (cols)
+        res->labels = names;
+    else
+        res->row_names = names;
+    return SB_OK;
+}
+
+int sb_gof_name(char **names, size_t i, const char *text)
+{
+    const size_t len = strlen(text) + 1;
+    names[i] = malloc(len);
+    if (!names[i])
+        return SB_ENOMEM;
+    memcpy(names[i], text, len);
+    return SB_OK;
+}
+
 /* What every X^2 result holds beside its p-value: the effect is the
    chi-square distance per sample beyond the null mean, the detectable
    effect lambda* per sample. */
@@ -789,6 +812,17 @@ int sb_gof_law_result(sb_result *res, const char *name,
                              fail_alpha);
     if (st != SB_OK)
         return st;
+    /* Every group by name, for renderers. */
+    res->col_label = law->many ? law->many : "category";
+    st = sb_gof_names(res, 1);
+    for (size_t g = 0; st == SB_OK && g < groups; g++) {
+        char name[128];
+        group_label(name, sizeof name, res->table.lo[g], res->table.hi[g],
+                    law);
+        st = sb_gof_name(res->labels, g, name);
+    }
+    if (st != SB_OK)
+        return st;
 
     snprintf(res->null_desc, sizeof res->null_desc,
              "%s; exact binomial splits, chi-square(%zu)", law->desc,
@@ -922,8 +956,23 @@ int sb_gof_groups_result(sb_result *res, const sb_gof_groups *g,
         return st;
 
     const int keep = g->n <= SB_GOF_TABLE_CELLS / cols;
+    res->row_label = "card";
+    res->col_label = g->group;
     if (keep) {
         st = sb_gof_table_alloc(&res->table, g->n, cols, 0);
+        if (st == SB_OK && rest_size > 0)
+            st = sb_gof_names(res, 1);
+        for (size_t col = 0; st == SB_OK && rest_size > 0 && col < cols;
+             col++) {
+            /* The rest column is not one of the groups: every column by
+               name. */
+            char name[96];
+            if (col < g->counted)
+                snprintf(name, sizeof name, "%s %zu", g->group, col);
+            else
+                snprintf(name, sizeof name, "%s", g->rest);
+            st = sb_gof_name(res->labels, col, name);
+        }
         if (st != SB_OK)
             return st;
         for (size_t c = 0; c < g->n; c++) {

@@ -105,6 +105,13 @@ int sb_gof_not_applicable(sb_result *res, const char *fmt, ...)
    set.  Returns SB_OK or SB_ENOMEM (the table is then empty). */
 int sb_gof_table_alloc(sb_table *t, size_t rows, size_t cols, int ranges);
 
+/* Names for a result's table, after sb_gof_table_alloc: an array of
+   res->table.cols (cols set) or res->table.rows NULL names into
+   res->labels or res->row_names, then sb_gof_name to set the i-th.
+   Returns SB_OK or SB_ENOMEM (sb_result_clear frees what was made). */
+int sb_gof_names(sb_result *res, int cols);
+int sb_gof_name(char **names, size_t i, const char *text);
+
 /* Fill statistic, df, p_value, p_underflow, effect = max(0, (x2 - df) / N)
    and detectable = lambda* / N at level 'fail_alpha', for X^2 = 'x2'
    referred to chi-square(df).  Returns SB_OK, SB_EINVAL or SB_ERANGE. */

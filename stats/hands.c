@@ -327,6 +327,24 @@ int sb_hands_result(sb_result *res, const sb_hands_tests *t,
     char what[96], which[40], obs[16], want[16], pooling[96];
     const size_t g_lo = worst_g ? last[worst_g - 1] + 1 : 0;
     const size_t b_lo = big_g ? last[big_g - 1] + 1 : 0;
+    /* Every sub-test and every group by name, for renderers. */
+    res->row_label = "test";
+    res->col_label = "category";
+    if (st == SB_OK)
+        st = sb_gof_names(res, 1);
+    if (st == SB_OK)
+        st = sb_gof_names(res, 0);
+    for (size_t g = 0, lo = 0; st == SB_OK && g < groups; g++) {
+        char name[96];
+        t->category(name, sizeof name, lo, last[g], t->ctx);
+        st = sb_gof_name(res->labels, g, name);
+        lo = last[g] + 1;
+    }
+    for (size_t s = 0; st == SB_OK && s < t->tests; s++) {
+        char name[96];
+        t->test(name, sizeof name, s, t->ctx);
+        st = sb_gof_name(res->row_names, s, name);
+    }
     if (st == SB_OK) {
         snprintf(res->null_desc, sizeof res->null_desc,
                  "%s; exact binomial splits, chi-square(%zu) for each of "

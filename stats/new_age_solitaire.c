@@ -296,7 +296,13 @@ static int solitaire_finalize(const void *acc, uint64_t samples,
     res->table.expected[0] = res->table.expected[1] = 0.5 * Nd;
     res->table.lo[0] = res->table.hi[0] = 0;
     res->table.lo[1] = res->table.hi[1] = 1;
-    return SB_OK;
+    res->col_label = "winner";
+    st = sb_gof_names(res, 1);
+    if (st == SB_OK)
+        st = sb_gof_name(res->labels, 0, "Alice won");
+    if (st == SB_OK)
+        st = sb_gof_name(res->labels, 1, "Bob won");
+    return st;
 }
 
 static void solitaire_free(void *acc)

@@ -146,6 +146,9 @@ static int permutation_finalize(const void *acc, uint64_t samples,
     if (st != SB_OK)
         return st;
 
+    /* Column r is the order of rank r (sb_null_perm_unrank): renderers
+       unrank it themselves rather than keep n! names here. */
+    res->col_label = "order";
     if (n <= PERMUTATION_TABLE_MAX) {
         st = sb_gof_table_alloc(&res->table, 1, k, 1);
         if (st != SB_OK)

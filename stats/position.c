@@ -129,6 +129,8 @@ static int position_finalize(const void *acc, uint64_t samples,
 
     sb_gof_detectable_words(res, 1.0 / (double)n, "one card in one position");
 
+    res->row_label = "card";
+    res->col_label = "position";
     if (n <= POSITION_TABLE_MAX) {
         st = sb_gof_table_alloc(&res->table, n, n, 0);
         if (st != SB_OK)

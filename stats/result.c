@@ -7,6 +7,12 @@ void sb_result_clear(sb_result *res)
 {
     if (res == NULL)
         return;
+    for (size_t i = 0; res->labels && i < res->table.cols; i++)
+        free(res->labels[i]);
+    free(res->labels);
+    for (size_t i = 0; res->row_names && i < res->table.rows; i++)
+        free(res->row_names[i]);
+    free(res->row_names);
     free(res->table.observed);
     free(res->table.expected);
     free(res->table.lo);

@@ -225,6 +225,7 @@ static int pairs_finalize(const void *acc, uint64_t samples,
     if (n <= SB_GOF_TABLE_CELLS / n) {
         /* n x n, symmetric; the diagonal is N: a card always shares its
            own hand. */
+        res->row_label = res->col_label = "card";
         st = sb_gof_table_alloc(&res->table, n, n, 0);
         if (st != SB_OK)
             return st;

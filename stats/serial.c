@@ -307,6 +307,8 @@ static int serial_finalize_perm(const serial_acc *a, double fail_alpha,
     int st = sb_gof_groups_result(res, &g, a->pairs, fail_alpha);
     if (st != SB_OK || !res->applicable)
         return st;
+    res->row_label = "earlier position";
+    res->col_label = "later position";
     const double e = (double)a->pairs / (double)n;
     double worst = -1.0;
     size_t worst_cell = 0;
@@ -419,6 +421,8 @@ static int serial_finalize_deal(const serial_acc *a, double fail_alpha,
     if (st != SB_OK)
         return st;
     if (cells <= SB_GOF_TABLE_CELLS) {
+        res->row_label = "hand";
+        res->col_label = "next hand";
         st = sb_gof_table_alloc(&res->table, H, H, 0);
         if (st != SB_OK)
             return st;

@@ -87,6 +87,17 @@ typedef struct sb_result {
                                 deviation delta reads as the distance
                                 delta^2 p / (1 - p); 0 when the words are
                                 not of that form */
+    /* Names for renderers (owned: sb_result_clear frees them).  labels:
+       one per column of 'table' (a pooled law's groups: "4-5 fixed
+       points", "flush"), NULL when the columns have no names of their
+       own; row_names: one per row ("hand 2"), NULL likewise.  row_label
+       and col_label: what the rows and the columns are ("card",
+       "position"; "order" for the orders of 'permutation', column r the
+       r-th deck in lexicographic order), static strings, NULL when not
+       known. */
+    char **labels;
+    char **row_names;
+    const char *row_label, *col_label;
 } sb_result;
 
 typedef struct sb_stat_type {

@@ -27,6 +27,9 @@ typedef struct audit_options {
     const char *rng, *markdown, *json;
     int quiet;
     unsigned escalate;
+    /* --no-timing, --full-tables, --csv DIR: what the reports show. */
+    sb_render_opts render;
+    const char *csv;
 } audit_options;
 
 #define ROW(name, arg, field, fn, help) \
@@ -45,6 +48,14 @@ static const sb_option options[] = {
     ROW("json", "FILE|-", json, sb_opt_string, "write every run as JSON"),
     ROW("escalate", "K", escalate, sb_opt_escalate,
         "re-run a suspect result up to K times (default 3)"),
+    ROW("no-timing", NULL, render.no_timing, sb_opt_flag,
+        "leave out of the JSON what differs between machines (time, "
+        "threads, memory), so that audits compare byte for byte"),
+    ROW("full-tables", NULL, render.full_tables, sb_opt_flag,
+        "list every cell of every table in the JSON, however many"),
+    ROW("csv", "DIR", csv, sb_opt_string,
+        "also write every run's tables as CSV files, one subdirectory of "
+        "DIR per algorithm (DIR made if missing)"),
     ROW("quiet", NULL, quiet, sb_opt_flag, "print nothing but errors"),
     SB_OPT_HELP,
     SB_OPT_END
@@ -125,6 +136,28 @@ static int write_file(const char *path, const sb_report *reps, size_t m,
     return sb_cli_close_out(&out, render(out.f, reps, m) == SB_OK);
 }
 
+static int write_json(const char *path, const sb_report *reps, size_t m,
+                      const sb_render_opts *ro)
+{
+    sb_outfile out;
+    if (sb_cli_open_out(&out, path) != 0)
+        return -1;
+    return sb_cli_close_out(&out, sb_render_audit_json_with(out.f, reps, m,
+                                                            ro) == SB_OK);
+}
+
+/* --csv DIR: each run's files in DIR/ALGORITHM/.  0, -1 after printing an
+   error, 1 when the stop cut a write. */
+static int write_csv(const char *dir, const sb_report *reps, size_t m)
+{
+    for (size_t i = 0; i < m; i++) {
+        const int rc = sb_cli_csv_report(dir, reps[i].run.algorithm, &reps[i]);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
 int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
 {
     audit_options o;
@@ -135,7 +168,8 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
                       md = { "--markdown", o.markdown };
     if (sb_cli_check_rng(o.rng) != 0 || sb_cli_distinct(&json, &md, 1) != 0
         || sb_cli_can_write(o.json) != 0
-        || sb_cli_can_write(o.markdown) != 0)
+        || sb_cli_can_write(o.markdown) != 0
+        || sb_cli_csv_prepare(o.csv) != 0)
         return SB_EXIT_USAGE;
     size_t total = 0;
     while (sb_shuffle_types[total])
@@ -183,11 +217,11 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
         /* 1: the stop cut a write (sb_cli_finish_out). */
         const int md = o.markdown ? write_file(o.markdown, reps, m,
                                                sb_render_audit_markdown) : 0;
-        const int js = o.json ? write_file(o.json, reps, m,
-                                           sb_render_audit_json) : 0;
-        if (md < 0 || js < 0)
+        const int js = o.json ? write_json(o.json, reps, m, &o.render) : 0;
+        const int cs = o.csv ? write_csv(o.csv, reps, m) : 0;
+        if (md < 0 || js < 0 || cs < 0)
             code = SB_EXIT_USAGE;
-        else if (md > 0 || js > 0) {
+        else if (md > 0 || js > 0 || cs > 0) {
             sb_cli_error("interrupted while the report was written: what "
                          "was written is cut short");
             code = SB_EXIT_INTERRUPTED;

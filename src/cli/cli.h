@@ -180,13 +180,33 @@ int sb_cli_diagnose(struct sb_diagnoser *d, struct sb_report *rep,
    SB_EXIT_INTERRUPTED when the run's stop cut a write (said here unless
    the report is partial, which its command says).  Why a run judged
    nothing is said on stderr unless 'quiet'. */
+/* 'ro' (NULL: the defaults) says what the text and the JSON show
+   (--no-timing, --full-tables); 'csv' (NULL: none) the directory the
+   tables go to as CSV (sb_cli_csv_report). */
+struct sb_render_opts;
 int sb_cli_report(const struct sb_report *rep, const char *json, int quiet,
-                  int code);
+                  int code, const struct sb_render_opts *ro,
+                  const char *csv);
 /* The same, with 'value' (taken over; NULL: nothing) under 'key' in the
    JSON report: the plan of a run sized by --effect. */
 int sb_cli_report_with(const struct sb_report *rep, const char *json,
                        int quiet, int code, const char *key,
-                       struct json_t *value);
+                       struct json_t *value, const struct sb_render_opts *ro,
+                       const char *csv);
+
+/* --csv DIR, before a run: DIR (NULL: nothing asked) is a directory, or
+   is made one (one level, mode 0777 less the umask).  0, or -1 after
+   printing the error (DIR is a file, or cannot be made). */
+int sb_cli_csv_prepare(const char *dir);
+/* Write the CSV files of a report (reports/csv.c) into DIR, or into its
+   subdirectory 'sub' (made when missing; NULL: none), each through a
+   temporary file put in place when whole.  0; -1 after printing the
+   error; 1 when the run's stop cut a write. */
+int sb_cli_csv_report(const char *dir, const char *sub,
+                      const struct sb_report *rep);
+struct sb_exact_report;
+int sb_cli_csv_exact(const char *dir, const char *sub,
+                     const struct sb_exact_report *rep);
 
 /* Before a run: make sure 'path' (NULL or "-": nothing to check) can be
    written, so that a long run never ends unable to save its report,

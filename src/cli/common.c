@@ -489,18 +489,18 @@ int sb_cli_diagnose(sb_diagnoser *d, sb_report *rep, unsigned threads,
 }
 
 int sb_cli_report(const sb_report *rep, const char *json, int quiet,
-                  int code)
+                  int code, const sb_render_opts *ro, const char *csv)
 {
-    return sb_cli_report_with(rep, json, quiet, code, NULL, NULL);
+    return sb_cli_report_with(rep, json, quiet, code, NULL, NULL, ro, csv);
 }
 
 /* The JSON report, with 'value' under 'key' when given (taken over). */
 static int render_json_with(FILE *f, const sb_report *rep, const char *key,
-                            json_t *value)
+                            json_t *value, const sb_render_opts *ro)
 {
     if (!key)
-        return sb_render_json(f, rep);
-    json_t *root = sb_report_json(rep);
+        return sb_render_json_with(f, rep, ro);
+    json_t *root = sb_report_json_with(rep, ro);
     if (root && value)
         json_object_set(root, key, value);
     json_decref(value);
@@ -508,7 +508,8 @@ static int render_json_with(FILE *f, const sb_report *rep, const char *key,
 }
 
 int sb_cli_report_with(const sb_report *rep, const char *json, int quiet,
-                       int code, const char *key, json_t *value)
+                       int code, const char *key, json_t *value,
+                       const sb_render_opts *ro, const char *csv)
 {
     const int json_on_stdout = json && strcmp(json, "-") == 0;
     /* Nothing judged: not a pass, whatever a CI gate makes of exit 0. */
@@ -518,7 +519,8 @@ int sb_cli_report_with(const sb_report *rep, const char *json, int quiet,
     sb_outfile out;
     if (!quiet && !json_on_stdout) {
         const int rc = sb_cli_open_out(&out, "-") != 0 ? -1
-                     : sb_cli_finish_out(&out, sb_render_text(out.f, rep));
+                     : sb_cli_finish_out(&out, sb_render_text_with(out.f, rep,
+                                                                   ro));
         if (rc < 0)
             code = SB_EXIT_USAGE;
         cut |= rc > 0;
@@ -526,7 +528,13 @@ int sb_cli_report_with(const sb_report *rep, const char *json, int quiet,
     if (json) {
         const int rc = sb_cli_open_out(&out, json) != 0 ? -1
                      : sb_cli_finish_out(&out, render_json_with(
-                           out.f, rep, key, json_incref(value)));
+                           out.f, rep, key, json_incref(value), ro));
+        if (rc < 0)
+            code = SB_EXIT_USAGE;
+        cut |= rc > 0;
+    }
+    if (csv) {
+        const int rc = sb_cli_csv_report(csv, NULL, rep);
         if (rc < 0)
             code = SB_EXIT_USAGE;
         cut |= rc > 0;
@@ -547,6 +555,100 @@ int sb_cli_report_with(const sb_report *rep, const char *json, int quiet,
         sb_cli_error("inconclusive: %s", why);
     }
     return code;
+}
+
+int sb_cli_csv_prepare(const char *dir)
+{
+    if (!dir)
+        return 0;
+    struct stat sb;
+    if (stat(dir, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode))
+            return 0;
+        sb_cli_error("--csv '%s' is not a directory", dir);
+        return -1;
+    }
+    if (errno != ENOENT || mkdir(dir, 0777) != 0) {
+        sb_cli_error("--csv: cannot make the directory '%s': %s", dir,
+                     strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* DIR/SUB (made when missing) or DIR into 'buf'.  0, or -1 after printing
+   the error. */
+static int csv_place(const char *dir, const char *sub, char *buf,
+                     size_t len)
+{
+    if (!sub) {
+        snprintf(buf, len, "%s", dir);
+        return 0;
+    }
+    if ((size_t)snprintf(buf, len, "%s/%s", dir, sub) >= len) {
+        sb_cli_error("--csv: the path '%s/%s' is too long", dir, sub);
+        return -1;
+    }
+    struct stat sb;
+    if (stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return 0;
+    if (mkdir(buf, 0777) != 0) {
+        sb_cli_error("--csv: cannot make the directory '%s': %s", buf,
+                     strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The CSV files of one report: 'name' gives the i-th file's name (SB_OK)
+   or says there is none (SB_ERANGE), 'render' writes it. */
+static int csv_files(const char *dir, const char *sub, const void *rep,
+                     int (*name)(const void *, size_t, char *, size_t),
+                     int (*render)(FILE *, const void *, size_t))
+{
+    char place[4096], file[64], path[4096 + 80];
+    if (csv_place(dir, sub, place, sizeof place) != 0)
+        return -1;
+    for (size_t i = 0; name(rep, i, file, sizeof file) == SB_OK; i++) {
+        snprintf(path, sizeof path, "%s/%s", place, file);
+        sb_outfile out;
+        const int rc = sb_cli_open_out(&out, path) != 0 ? -1
+                     : sb_cli_finish_out(&out, render(out.f, rep, i));
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int csv_test_name(const void *rep, size_t i, char *name, size_t len)
+{
+    return sb_csv_name(rep, i, name, len);
+}
+
+static int csv_test_render(FILE *f, const void *rep, size_t i)
+{
+    return sb_render_csv(f, rep, i);
+}
+
+static int csv_exact_name(const void *rep, size_t i, char *name, size_t len)
+{
+    return sb_exact_csv_name(rep, i, name, len);
+}
+
+static int csv_exact_render(FILE *f, const void *rep, size_t i)
+{
+    return sb_render_exact_csv(f, rep, i);
+}
+
+int sb_cli_csv_report(const char *dir, const char *sub, const sb_report *rep)
+{
+    return csv_files(dir, sub, rep, csv_test_name, csv_test_render);
+}
+
+int sb_cli_csv_exact(const char *dir, const char *sub,
+                     const sb_exact_report *rep)
+{
+    return csv_files(dir, sub, rep, csv_exact_name, csv_exact_render);
 }
 
 int sb_cli_can_write(const char *path)

@@ -25,6 +25,9 @@ typedef struct exact_options {
     uint64_t memory;          /* --memory, 0: the default budget */
     int quiet;
     sb_cli_params params;     /* --param K=V */
+    /* --no-timing, --csv DIR: what the reports show. */
+    sb_render_opts render;
+    const char *csv;
 } exact_options;
 
 /* --max-depth D: 1 .. 1000000. */
@@ -73,6 +76,12 @@ static const sb_option options[] = {
         "deal)"),
     ROW("markdown", "FILE", markdown, sb_opt_string,
         "with --all: the report for people, without timing"),
+    ROW("no-timing", NULL, render.no_timing, sb_opt_flag,
+        "leave out of the reports what differs between runs (time, "
+        "memory), so that they compare byte for byte"),
+    ROW("csv", "DIR", csv, sb_opt_string,
+        "also write the outcomes and the exact matrix as CSV files into DIR "
+        "(made if missing; with --all, one subdirectory per algorithm)"),
     ROW("quiet", NULL, quiet, sb_opt_flag, "print nothing but errors"),
     SB_OPT_HELP,
     SB_OPT_END
@@ -188,7 +197,7 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
     if (code == SB_EXIT_PASS && !o->quiet
         && !(o->json && strcmp(o->json, "-") == 0))
         for (size_t i = 0; i < m; i++) {
-            sb_render_exact_text(stdout, &reps[i]);
+            sb_render_exact_text_with(stdout, &reps[i], &o->render);
             fputc('\n', stdout);
         }
     /* Every walk done: what follows writes the reports, which the stop
@@ -226,6 +235,10 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
             code = rc < 0 ? SB_EXIT_USAGE
                  : rc > 0 ? SB_EXIT_INTERRUPTED : code;
         }
+    }
+    for (size_t i = 0; i < m && code == SB_EXIT_PASS && o->csv; i++) {
+        const int rc = sb_cli_csv_exact(o->csv, reps[i].algorithm, &reps[i]);
+        code = rc < 0 ? SB_EXIT_USAGE : rc > 0 ? SB_EXIT_INTERRUPTED : code;
     }
     if (wrote && code == SB_EXIT_INTERRUPTED)
         sb_cli_error("interrupted while the report was written: what was "
@@ -275,16 +288,22 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
     sb_outfile out;
     if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0)) {
         const int wrc = sb_cli_open_out(&out, "-") != 0 ? -1
-                      : sb_cli_finish_out(&out, sb_render_exact_text(out.f,
-                                                                     &rep));
+                      : sb_cli_finish_out(&out, sb_render_exact_text_with(
+                                                        out.f, &rep, &o->render));
         if (wrc < 0)
             code = SB_EXIT_USAGE;
         cut |= wrc > 0;
     }
     if (o->json) {
         const int wrc = sb_cli_open_out(&out, o->json) != 0 ? -1
-                      : sb_cli_finish_out(&out, sb_render_exact_json(out.f,
-                                                                     &rep));
+                      : sb_cli_finish_out(&out, sb_render_exact_json_with(
+                                                        out.f, &rep, &o->render));
+        if (wrc < 0)
+            code = SB_EXIT_USAGE;
+        cut |= wrc > 0;
+    }
+    if (o->csv && code != SB_EXIT_USAGE) {
+        const int wrc = sb_cli_csv_exact(o->csv, NULL, &rep);
         if (wrc < 0)
             code = SB_EXIT_USAGE;
         cut |= wrc > 0;
@@ -314,7 +333,8 @@ int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
                                    { "--plugin", o.plugin } };
     if (sb_cli_distinct(&json, others, 2) != 0
         || sb_cli_distinct(&md, others + 1, 1) != 0
-        || sb_cli_can_write(o.json) != 0 || sb_cli_can_write(o.markdown) != 0)
+        || sb_cli_can_write(o.json) != 0 || sb_cli_can_write(o.markdown) != 0
+        || sb_cli_csv_prepare(o.csv) != 0)
         return SB_EXIT_USAGE;
     if (o.all)
         return exact_all(cli, &o);

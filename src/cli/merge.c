@@ -25,6 +25,7 @@
 #include "engine/runner.h"
 #include "engine/state.h"
 #include "stats/battery.h"
+#include "reports/render.h"
 
 typedef struct merge_options {
     const char *json, *state;
@@ -32,6 +33,9 @@ typedef struct merge_options {
     int quiet, force;
     char **files;
     size_t n_files;
+    /* --no-timing, --full-tables, --csv DIR: what the reports show. */
+    sb_render_opts render;
+    const char *csv;
 } merge_options;
 
 #define ROW(name, arg, field, fn, help) \
@@ -47,6 +51,13 @@ static const sb_option options[] = {
     ROW("force", NULL, force, sb_opt_flag,
         "replace an existing file at --state (it may hold another run's "
         "counts)"),
+    ROW("no-timing", NULL, render.no_timing, sb_opt_flag,
+        "leave out of the reports what differs between runs (time, threads, "
+        "memory), so that they compare byte for byte"),
+    ROW("full-tables", NULL, render.full_tables, sb_opt_flag,
+        "list every cell of every table in the JSON, however many"),
+    ROW("csv", "DIR", csv, sb_opt_string,
+        "also write the tables as CSV files into DIR (made if missing)"),
     ROW("quiet", NULL, quiet, sb_opt_flag,
         "print nothing but errors; the exit code tells"),
     ROW("memory", "SIZE", memory, sb_opt_memory,
@@ -330,6 +341,7 @@ static int check_outputs(const merge_options *o)
     int rc = sb_cli_distinct(&json, others, o->n_files + 1) != 0
              || sb_cli_distinct(&state, others, o->n_files) != 0
              || sb_cli_can_write(o->json) != 0
+             || sb_cli_csv_prepare(o->csv) != 0
              || (o->state && sb_cli_can_save(o->state, NULL, o->force) != 0)
              ? -1 : 0;
     free(others);
@@ -356,7 +368,7 @@ int sb_cmd_merge(const sb_cli *cli, int argc, char **argv)
             && sb_cli_diagnose(NULL, &rep, sb_cli_threads_default(),
                                o.quiet, cli->stop))
             code = SB_EXIT_INTERRUPTED;
-        code = sb_cli_report(&rep, o.json, o.quiet, code);
+        code = sb_cli_report(&rep, o.json, o.quiet, code, &o.render, o.csv);
         if (rep.run.partial)
             sb_cli_error("merge: the files hold %" PRIu64 " of the %" PRIu64
                          " samples their runs asked for", rep.run.done,

@@ -24,6 +24,7 @@
 #include "stats/battery.h"
 #include "cli/plan.h"
 #include "stats/gof.h"
+#include "reports/render.h"
 
 typedef struct test_options {
     const char *alg, *plugin, *exec, *input;
@@ -50,6 +51,9 @@ typedef struct test_options {
     /* --effect, --power, --plan: size the run from the bias to catch. */
     sb_plan_effect effect;
     int effect_given, power_given, plan_only;
+    /* --no-timing, --full-tables, --csv DIR: what the reports show. */
+    sb_render_opts render;
+    const char *csv;
 } test_options;
 
 /* --part I/K: 1 <= I <= K.  0, or -1 after printing the error. */
@@ -234,6 +238,15 @@ static const sb_option options[] = {
         "all fit, refused (exit 2) when one does not"),
     ROW("json", "FILE|-", json, NONE, sb_opt_string,
         "also write the result as JSON ('-': stdout, and no table)"),
+    ROW("no-timing", NULL, render.no_timing, NONE, sb_opt_flag,
+        "leave out of the reports what differs between runs of the same "
+        "seed (time, threads, memory), so that they compare byte for byte"),
+    ROW("full-tables", NULL, render.full_tables, NONE, sb_opt_flag,
+        "list every cell of every table in the JSON, however many (a table "
+        "of more than 65536 cells is otherwise summarized)"),
+    ROW("csv", "DIR", csv, NONE, sb_opt_string,
+        "also write the tables as CSV files into DIR (made if missing): "
+        "summary.csv and one file per statistic's table"),
     ROW("quiet", NULL, quiet, NONE, sb_opt_flag,
         "print nothing but errors (and no progress line); the exit code "
         "tells"),
@@ -504,7 +517,7 @@ static int test_external(const sb_cli *cli, const test_options *o)
                                          : sb_cli_threads_default(),
                            o->quiet, cli->stop))
         code = SB_EXIT_INTERRUPTED;
-    code = sb_cli_report(&rep, o->json, o->quiet, code);
+    code = sb_cli_report(&rep, o->json, o->quiet, code, &o->render, o->csv);
     if (input_error)
         sb_cli_error("%s: %s", o->exec ? "--exec" : "--input", info.error);
     else if (rep.run.partial)
@@ -557,7 +570,7 @@ static int check_outputs(const test_options *o)
         || sb_cli_distinct(&state, others, 2) != 0
         || check_exec_words(o, &json) != 0)
         return -1;
-    return sb_cli_can_write(o->json);
+    return sb_cli_can_write(o->json) != 0 ? -1 : sb_cli_csv_prepare(o->csv);
 }
 
 /* A state file keeps the plug-in's path and the shuffle's name in fields
@@ -763,7 +776,8 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
                                         : exit_code(&rep),
                                   o.effect_given ? "plan" : NULL,
                                   o.effect_given ? sb_cli_plan_json(&plan)
-                                                 : NULL);
+                                                 : NULL,
+                                  &o.render, o.csv);
         const int saved = o.state && !keep.save_failed;
         if (bad)
             sb_cli_error("--plugin %s: %s", o.plugin ? o.plugin : t->name,

@@ -1,0 +1,224 @@
+/*
+ * csv.c - the tables of a report as CSV files, for people who plot in
+ * their own tools (docs/command-line.md, "CSV files").
+ *
+ * A report of 'test' or 'merge' gives "summary.csv" (one line per
+ * statistic) and one file per statistic that kept a table, named after
+ * it: a matrix in long format (row,col,observed,expected,ratio, every
+ * cell, whatever the size), a law's categories as
+ * lo,hi,label,observed,expected (row first when the table has several
+ * rows, as a deal's hands).  An exact report gives "outcomes.csv" and,
+ * when it has one, "matrix.csv".  Fields are quoted as RFC 4180 says:
+ * those holding a comma, a quote or a line break, in double quotes, a
+ * quote doubled.
+ */
+#include "reports/render.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/tables.h"
+#include "shufflebias/status.h"
+
+/* One field, quoted when it must be. */
+static void csv_field(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL && s[0] != ' '
+        && (s[0] == '\0' || s[strlen(s) - 1] != ' ')) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* A number; NaN or infinite as an empty field. */
+static void csv_number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.10g", v);
+}
+
+/* The i-th result that kept a table, or NULL. */
+static const sb_result *nth_table(const sb_report *rep, size_t i)
+{
+    for (size_t k = 0; k < rep->n_results; k++) {
+        const sb_result *r = &rep->results[k];
+        if (r->applicable && r->table.rows && r->table.cols
+            && r->table.observed && r->table.expected && i-- == 0)
+            return r;
+    }
+    return NULL;
+}
+
+int sb_csv_name(const sb_report *rep, size_t i, char *name, size_t len)
+{
+    if (i == 0) {
+        snprintf(name, len, "summary.csv");
+        return SB_OK;
+    }
+    const sb_result *r = nth_table(rep, i - 1);
+    if (!r)
+        return SB_ERANGE;
+    snprintf(name, len, "%s.csv", r->name);
+    return SB_OK;
+}
+
+static int summary_csv(FILE *f, const sb_report *rep)
+{
+    fputs("name,statistic,df,p_value,p_adjusted,verdict\n", f);
+    for (size_t k = 0; k < rep->n_results; k++) {
+        const sb_result *r = &rep->results[k];
+        csv_field(f, r->name);
+        fputc(',', f);
+        if (r->applicable) {
+            csv_number(f, r->statistic);
+            fputc(',', f);
+            csv_number(f, r->df);
+            fputc(',', f);
+            csv_number(f, r->p_value);
+            fputc(',', f);
+            csv_number(f, r->p_adjusted);
+        } else {
+            fputs(",,,", f);
+        }
+        fputc(',', f);
+        csv_field(f, sb_verdict_str(r->verdict));
+        fputc('\n', f);
+    }
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
+int sb_render_csv(FILE *f, const sb_report *rep, size_t i)
+{
+    if (i == 0)
+        return summary_csv(f, rep);
+    const sb_result *r = nth_table(rep, i - 1);
+    if (!r)
+        return SB_ERANGE;
+    const sb_table *t = &r->table;
+    const int categories = t->lo != NULL || (t->rows == 1 && r->labels);
+    char name[160];
+    if (!categories) {
+        fputs("row,col,observed,expected,ratio\n", f);
+        for (size_t row = 0; row < t->rows; row++)
+            for (size_t col = 0; col < t->cols; col++) {
+                const size_t cell = row * t->cols + col;
+                fprintf(f, "%zu,%zu,", row, col);
+                csv_number(f, t->observed[cell]);
+                fputc(',', f);
+                csv_number(f, t->expected[cell]);
+                fputc(',', f);
+                csv_number(f, sb_tables_ratio(t, cell));
+                fputc('\n', f);
+            }
+        return ferror(f) ? SB_EIO : SB_OK;
+    }
+    const int many = t->rows > 1;
+    fputs(many ? "row,lo,hi,label,observed,expected\n"
+               : "lo,hi,label,observed,expected\n", f);
+    for (size_t row = 0; row < t->rows; row++)
+        for (size_t col = 0; col < t->cols; col++) {
+            const size_t cell = row * t->cols + col;
+            if (many) {
+                if (r->row_names && r->row_names[row])
+                    csv_field(f, r->row_names[row]);
+                else
+                    fprintf(f, "%zu", row);
+                fputc(',', f);
+            }
+            if (t->lo)
+                fprintf(f, "%ld,%ld", t->lo[cell], t->hi[cell]);
+            else
+                fputc(',', f);
+            fputc(',', f);
+            sb_tables_col_name(r, rep->run.n, col, name, sizeof name);
+            csv_field(f, name);
+            fputc(',', f);
+            csv_number(f, t->observed[cell]);
+            fputc(',', f);
+            csv_number(f, t->expected[cell]);
+            fputc('\n', f);
+        }
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
+/* ---- exact reports ---------------------------------------------------- */
+
+int sb_exact_csv_name(const sb_exact_report *rep, size_t i, char *name,
+                      size_t len)
+{
+    /* An interrupted walk's totals list no outcome: no file. */
+    const size_t files = rep->summary_only ? 0 : 1 + (rep->matrix != NULL);
+    if (i >= files)
+        return SB_ERANGE;
+    snprintf(name, len, i == 0 ? "outcomes.csv" : "matrix.csv");
+    return SB_OK;
+}
+
+/* "p/q" as a double (p and q may exceed 2^64: read as doubles). */
+static double fraction_value(const char *s)
+{
+    char *end;
+    const double p = strtod(s, &end);
+    if (*end != '/')
+        return p;
+    const double q = strtod(end + 1, NULL);
+    return q > 0.0 ? p / q : NAN;
+}
+
+int sb_render_exact_csv(FILE *f, const sb_exact_report *rep, size_t i)
+{
+    char name[16];
+    if (sb_exact_csv_name(rep, i, name, sizeof name) != SB_OK)
+        return SB_ERANGE;
+    if (i == 0) {
+        /* Every outcome reached: its values as the JSON lists them (the
+           card at each position; a draw's cards; a deal's hand of each
+           card), space-separated. */
+        fprintf(f, "%s,paths,probability,decimal,ratio\n",
+                rep->kind == SB_KIND_DEAL ? "hands"
+                : rep->kind == SB_KIND_DRAW ? "cards" : "perm");
+        for (size_t k = 0; k < rep->n_outcomes; k++) {
+            const sb_exact_outcome *o = &rep->outcomes[k];
+            if ((k & 0xffff) == 0 && rep->stop && *rep->stop)
+                return SB_EINTR;
+            for (size_t j = 0; j < rep->len; j++)
+                fprintf(f, j ? " %u" : "%u", (unsigned)o->sample[j]);
+            fprintf(f, ",%" PRIu64 ",", o->paths);
+            csv_field(f, o->fraction);
+            fputc(',', f);
+            csv_number(f, o->probability);
+            fputc(',', f);
+            csv_number(f, o->ratio);
+            fputc('\n', f);
+        }
+        return ferror(f) ? SB_EIO : SB_OK;
+    }
+    /* The card x position (or card x hand) matrix: each cell's exact
+       probability, its decimal, and its ratio to uniform (a card is in
+       each position 1/n of the time, in each of H hands 1/H). */
+    const double uniform = rep->kind == SB_KIND_DEAL ? (double)rep->cols
+                                                     : (double)rep->rows;
+    fputs("row,col,probability,decimal,ratio\n", f);
+    for (size_t row = 0; row < rep->rows; row++)
+        for (size_t col = 0; col < rep->cols; col++) {
+            const char *p = rep->matrix[row * rep->cols + col];
+            const double v = fraction_value(p);
+            fprintf(f, "%zu,%zu,", row, col);
+            csv_field(f, p);
+            fputc(',', f);
+            csv_number(f, v);
+            fputc(',', f);
+            csv_number(f, v * uniform);
+            fputc('\n', f);
+        }
+    return ferror(f) ? SB_EIO : SB_OK;
+}
