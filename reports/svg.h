@@ -22,6 +22,13 @@ void sb_html_escape(FILE *f, const char *s);
    (8 bytes).  A ratio of 0 (never seen) is the darkest blue; NAN, grey. */
 void sb_svg_colour(double ratio, double span, char buf[8]);
 
+/* The page style's colour classes of the heatmaps: k0 (the darkest
+   blue, a ratio of 1/span or less) through k10 (white, a ratio of 1) to
+   k20 (the darkest red, span or more), and kn (grey, no ratio), as CSS
+   rules.  sb_html_begin writes them; a page that draws heatmaps without
+   it needs them in its style.  SB_OK or SB_EIO. */
+int sb_svg_style(FILE *f);
+
 /* The span a picture of these ratios uses: the largest of r and 1/r over
    them, but at least 'floor' (so that the noise of a fair run stays
    pale) and at most 'cap' (a ratio of 0 would be infinite). */
