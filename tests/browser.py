@@ -24,7 +24,7 @@ From the command line, one page: its console, its requests and optionally
 a screenshot, as JSON; the exit code is 1 when the page logged an error or
 threw, or asked for anything but its own file:
 
-    browser.py PAGE.html [--screenshot OUT.png] [--width 1200]
+    browser.py PAGE.html [--screenshot OUT.png [--clip SELECTOR]] [--width 1200]
 """
 import argparse
 import base64
@@ -201,13 +201,26 @@ class Page:
             raise BrowserError(f"evaluating '{expression[:60]}': {text}")
         return answer["result"].get("value")
 
-    def screenshot(self, path=None, timeout=None):
-        """The whole page (not only the window) as PNG bytes, written to
-        'path' when given."""
-        metrics = self.command("Page.getLayoutMetrics", timeout=timeout)
-        content = metrics.get("cssContentSize") or metrics["contentSize"]
-        clip = {"x": 0, "y": 0, "width": max(1, content["width"]),
-                "height": max(1, content["height"]), "scale": 1}
+    def screenshot(self, path=None, selector=None, timeout=None):
+        """The whole page (not only the window), or the first element that
+        matches a CSS 'selector' with a margin of 8 px, as PNG bytes,
+        written to 'path' when given."""
+        if selector is None:
+            metrics = self.command("Page.getLayoutMetrics", timeout=timeout)
+            content = metrics.get("cssContentSize") or metrics["contentSize"]
+            clip = {"x": 0, "y": 0, "width": max(1, content["width"]),
+                    "height": max(1, content["height"]), "scale": 1}
+        else:
+            box = self.evaluate(
+                f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
+                " if (!e) return null; const r = e.getBoundingClientRect();"
+                " return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })()",
+                timeout)
+            if box is None:
+                raise BrowserError(f"no element matches '{selector}'")
+            x, y = max(0, box[0] - 8), max(0, box[1] - 8)
+            clip = {"x": x, "y": y, "width": box[2] + 16,
+                    "height": box[3] + 16, "scale": 1}
         answer = self.command("Page.captureScreenshot",
                               {"format": "png", "clip": clip,
                                "captureBeyondViewport": True}, timeout)
@@ -415,6 +428,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("page")
     parser.add_argument("--screenshot", metavar="PNG")
+    parser.add_argument("--clip", metavar="SELECTOR",
+                        help="the screenshot shows this element only")
     parser.add_argument("--width", type=int, default=1200)
     parser.add_argument("--timeout", type=float, default=60)
     args = parser.parse_args(argv)
@@ -425,7 +440,7 @@ def main(argv=None):
         result = {"url": page.url, "console": page.console,
                   "exceptions": page.exceptions, "requests": page.requests}
         if args.screenshot:
-            width, height = png_size(page.screenshot(args.screenshot))
+            width, height = png_size(page.screenshot(args.screenshot, args.clip))
             result["screenshot"] = {"file": args.screenshot,
                                     "width": width, "height": height}
     print(json.dumps(result, indent=2))

@@ -143,6 +143,11 @@ class Driver(unittest.TestCase):
             # The whole page (over 2000 px tall), not only the window.
             self.assertEqual(width, 800)
             self.assertGreater(height, 2000)
+            # One element: the 80 x 80 heatmap and a margin of 8 px.
+            self.assertEqual(browser.png_size(page.screenshot(
+                selector="svg.heatmap")), (96, 96))
+            with self.assertRaisesRegex(browser.BrowserError, "no element"):
+                page.screenshot(selector="table.none")
 
     def test_faults_are_caught(self):
         with browser.Browser() as b:
