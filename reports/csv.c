@@ -104,7 +104,11 @@ int sb_render_csv(FILE *f, const sb_report *rep, size_t i)
     if (!r)
         return SB_ERANGE;
     const sb_table *t = &r->table;
-    const int categories = t->lo != NULL || (t->rows == 1 && r->labels);
+    /* Categories: a law's groups (with ranges or names), one row or one
+       named row per sub-test; a matrix whose columns merely have names
+       (card x slot and "not drawn") stays a matrix. */
+    const int categories = t->lo != NULL
+                           || (r->labels && (t->rows == 1 || r->row_names));
     char name[160];
     if (!categories) {
         fputs("row,col,observed,expected,ratio\n", f);

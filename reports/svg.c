@@ -182,26 +182,47 @@ static void legend_ratio(FILE *f, double r)
     fprintf(f, "%.3g", r);
 }
 
-int sb_svg_heatmap(FILE *f, const sb_heatmap *h)
+/* The margins of a heatmap: room for the row label and ticks on the
+   left, the column label and ticks above. */
+#define SB_HEAT_ML 44.0
+#define SB_HEAT_MT 36.0
+
+/* A cell's side in pixels. */
+static double heat_cell(const sb_heatmap *h)
 {
-    if (h == NULL || h->rows == 0 || h->cols == 0 || h->ratio == NULL)
-        return SB_EINVAL;
     const size_t big = h->rows > h->cols ? h->rows : h->cols;
     double cs = h->cell;
     if (!(cs > 0)) {
         cs = floor(520.0 / (double)big);
-        if (cs > 28)
-            cs = 28;
+        if (cs > 36)
+            cs = 36;
         if (cs < 1)
             cs = 520.0 / (double)big;
     }
+    return cs;
+}
+
+void sb_svg_heatmap_box(const sb_heatmap *h, double box[4])
+{
+    const double cs = heat_cell(h);
+    box[0] = SB_HEAT_ML;
+    box[1] = SB_HEAT_MT;
+    box[2] = cs * (double)h->cols;
+    box[3] = cs * (double)h->rows;
+}
+
+int sb_svg_heatmap(FILE *f, const sb_heatmap *h)
+{
+    if (h == NULL || h->rows == 0 || h->cols == 0 || h->ratio == NULL)
+        return SB_EINVAL;
+    const double cs = heat_cell(h);
     const double span = h->span > 1 ? h->span : 1;
-    const double ml = 44, mt = 36;
+    const double ml = SB_HEAT_ML, mt = SB_HEAT_MT;
     const double gw = cs * (double)h->cols, gh = cs * (double)h->rows;
     const double legend_w = 10.0 * (2 * SB_SVG_STEPS + 1);
     double width = ml + gw + 12;
-    if (h->legend && width < ml + legend_w + 60)
-        width = ml + legend_w + 60;
+    if (h->legend && width < ml + legend_w + 130)
+        width = ml + legend_w + 130;
     const double height = mt + gh + (h->legend ? 56 : 8);
 
     fputs("<svg class=\"heatmap\"", f);
@@ -255,8 +276,15 @@ int sb_svg_heatmap(FILE *f, const sb_heatmap *h)
     }
     fputc('\n', f);
 
-    /* The cells, one unit each in a group scaled to the cell size. */
-    fputs("<g transform=\"translate(", f);
+    /* The cells, one unit each in a group scaled to the cell size (its
+       id "ID-cells": a thumbnail shows it alone). */
+    fputs("<g", f);
+    if (h->id) {
+        fputs(" id=\"", f);
+        sb_html_escape(f, h->id);
+        fputs("-cells\"", f);
+    }
+    fputs(" transform=\"translate(", f);
     num(f, ml);
     fputc(',', f);
     num(f, mt);
@@ -455,7 +483,7 @@ int sb_svg_bars(FILE *f, const sb_bars *b)
         else
             fprintf(f, ": expected %.6g", e);
         if (b->z > 0 && b->total > 0)
-            fprintf(f, " (%.3g..%.3g at %g sd)", lo, hi, b->z);
+            fprintf(f, " (%.4g..%.4g at %g sd)", lo, hi, b->z);
         fputs("</title><rect class=\"exp\" x=\"", f);
         num(f, x0 + (bw > 4 ? 1 : 0));
         fputs("\" y=\"", f);
@@ -545,9 +573,9 @@ static const char sb_page_style[] =
     "margin:.2rem 0}\n"
     "code,.cmd{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,"
     "monospace;font-size:.9em}\n"
-    "dl.facts{display:grid;grid-template-columns:max-content auto;"
-    "gap:.15rem 1rem;margin:.5rem 0 1rem}dl.facts dt{font-weight:600}"
-    "dl.facts dd{margin:0;overflow-wrap:anywhere}\n"
+    "dl.facts,dl.lines{display:grid;grid-template-columns:max-content "
+    "auto;gap:.15rem 1rem;margin:.5rem 0 1rem}dl dt{font-weight:600}"
+    "dl dd{margin:0;overflow-wrap:anywhere}\n"
     "table{border-collapse:collapse;margin:.5rem 0 1rem}"
     "th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:left;"
     "vertical-align:top}th{background:#f2f2f2}td.num{text-align:right;"
@@ -564,12 +592,12 @@ static const char sb_page_style[] =
     "section.run{margin-bottom:2rem}.note{color:#555;font-size:.9em}\n"
     "svg{max-width:100%;height:auto}svg text{font:10px system-ui,Arial,"
     "sans-serif;fill:#222}svg text.axis{font-size:11px;font-weight:600}\n"
-    ".heatmap .cell{width:1px;height:1px}"
+    ".cell{width:1px;height:1px}"
     ".heatmap .frame{fill:none;stroke:#888;stroke-width:.5}\n"
     ".bars .exp{fill:#c6dbef}.bars .ci{stroke:#2166ac;stroke-width:1.2}"
     ".bars .obs{fill:#111}.bars .out .obs{fill:#b2182b}"
     ".bars .grid{stroke:#eee}.bars .base{stroke:#888}\n"
-    "svg.thumb{width:104px;height:auto}\n"
+    "svg.thumb{vertical-align:middle}\n"
     "@media print{body{max-width:none;margin:0;font-size:11pt}"
     "a{color:inherit;text-decoration:none}section.run,section.stat,svg"
     "{break-inside:avoid}h2{break-after:avoid}"

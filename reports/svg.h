@@ -53,6 +53,11 @@ typedef struct sb_heatmap {
     const char *id;               /* the <svg> id, NULL: none */
 } sb_heatmap;
 int sb_svg_heatmap(FILE *f, const sb_heatmap *h);
+/* Where sb_svg_heatmap(h) puts its cells, in the picture's coordinates:
+   x, y, width, height.  The cells are one group, "ID-cells" when h->id
+   is set, so that a thumbnail can show them alone:
+   <svg viewBox="x y width height"><use href="#ID-cells"/></svg>. */
+void sb_svg_heatmap_box(const sb_heatmap *h, double box[4]);
 
 /* Observed against expected over categories: a bar per category's
    expected count, the observed count as a point with its interval

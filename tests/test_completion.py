@@ -105,6 +105,17 @@ class Completion(unittest.TestCase):
             self.assertEqual(complete(["shufflebias", "merge", "r"], cwd=d),
                              ["run.state"])
 
+    def test_csv_offers_directories(self):
+        # --csv DIR: directories only, never the files beside them.
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "tables"))
+            open(os.path.join(d, "tally.txt"), "w").close()
+            for cmd in ("test", "merge", "audit", "exact"):
+                with self.subTest(command=cmd):
+                    self.assertEqual(
+                        complete(["shufflebias", cmd, "--csv", "ta"], cwd=d),
+                        ["tables"])
+
 
 def main():
     global CLI, SCRIPT

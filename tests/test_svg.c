@@ -426,7 +426,7 @@ static void test_bars(void **state)
     assert_int_equal(occurrences(s, "<line class=\"ci\""), 4);
     assert_int_equal(occurrences(s, "<g class=\"out\">"), 2);
     assert_contains(s, "<title>&lt;4&gt;: observed 320, expected 250 "
-                       "(209..291 at 3 sd)</title>");
+                       "(208.9..291.1 at 3 sd)</title>");
     assert_contains(s, "<title>0: observed 240, expected 250");
     assert_contains(s, ">2-3</text>");
     free(s);

@@ -25,6 +25,7 @@
 typedef struct audit_options {
     uint64_t n, samples, seed;
     const char *rng, *markdown, *json;
+    const char *html;         /* --html FILE: the page of the audit */
     int quiet;
     unsigned escalate;
     /* --no-timing, --full-tables, --csv DIR: what the reports show. */
@@ -46,6 +47,9 @@ static const sb_option options[] = {
     ROW("markdown", "FILE", markdown, sb_opt_string,
         "write the summary and every table as Markdown"),
     ROW("json", "FILE|-", json, sb_opt_string, "write every run as JSON"),
+    ROW("html", "FILE", html, sb_opt_string,
+        "write one self-contained HTML page: the overview, every shuffle's "
+        "heatmap and the charts of what did not pass"),
     ROW("escalate", "K", escalate, sb_opt_escalate,
         "re-run a suspect result up to K times (default 3)"),
     ROW("no-timing", NULL, render.no_timing, sb_opt_flag,
@@ -127,6 +131,19 @@ static int audit_one(const sb_cli *cli, const audit_options *o,
     return sb_cli_run(&cfg, NULL, o->quiet, o->escalate, NULL, rep) == 0 ? 0 : -1;
 }
 
+/* The page is neither of the other outputs and can be written.  0, or -1
+   after printing the error. */
+static int check_html(const audit_options *o)
+{
+    const sb_cli_path html = { "--html", o->html },
+                      others[] = { { "--json", o->json },
+                                   { "--markdown", o->markdown } };
+    if (!o->html)
+        return 0;
+    return sb_cli_distinct(&html, others, 2) != 0
+           || sb_cli_check_html(o->html) != 0 ? -1 : 0;
+}
+
 static int write_file(const char *path, const sb_report *reps, size_t m,
                       int (*render)(FILE *, const sb_report *, size_t))
 {
@@ -168,7 +185,7 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
                       md = { "--markdown", o.markdown };
     if (sb_cli_check_rng(o.rng) != 0 || sb_cli_distinct(&json, &md, 1) != 0
         || sb_cli_can_write(o.json) != 0
-        || sb_cli_can_write(o.markdown) != 0
+        || sb_cli_can_write(o.markdown) != 0 || check_html(&o) != 0
         || sb_cli_csv_prepare(o.csv) != 0)
         return SB_EXIT_USAGE;
     size_t total = 0;
@@ -196,7 +213,7 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
        signatures, simulated once.  Only the Markdown and the JSON show
        it. */
     sb_diagnoser *diag = NULL;
-    if (code == SB_EXIT_PASS && (o.markdown || o.json)
+    if (code == SB_EXIT_PASS && (o.markdown || o.json || o.html)
         && sb_diagnoser_new(&diag, sb_cli_threads_default(), cli->stop)
            == SB_OK)
         for (size_t i = 0; i < m && code == SB_EXIT_PASS; i++)
@@ -226,6 +243,9 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
                          "was written is cut short");
             code = SB_EXIT_INTERRUPTED;
         }
+        if (md == 0 && js == 0 && cs == 0)
+            code = sb_cli_audit_html(o.html, reps, m, cli->command_line,
+                                     o.render.no_timing, code);
     }
     for (size_t i = 0; i < m; i++)
         sb_report_release(&reps[i]);

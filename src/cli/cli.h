@@ -31,6 +31,10 @@ enum {
 typedef struct sb_cli {
     const char *prog;                 /* "shufflebias" */
     volatile sig_atomic_t *stop;      /* set by SIGINT / SIGTERM */
+    const char *command_line;         /* the command as typed, quoted
+                                         for a shell, before any option
+                                         parser reorders argv (for the
+                                         pages to state); NULL: unknown */
 } sb_cli;
 
 typedef int (*sb_cli_command)(const sb_cli *cli, int argc, char **argv);
@@ -265,5 +269,23 @@ void sb_cli_progress_end(sb_cli_progress *p);
 /* The same line for a new stage: ended, labelled 'label' (kept, not
    copied), its rate counted from now. */
 void sb_cli_progress_relabel(sb_cli_progress *p, const char *label);
+
+/* The HTML pages (src/cli/html.c).  The command as typed - 'prog', then
+   argv[0..argc-1] quoted for a POSIX shell where needed - for a page to
+   state (free it; NULL when out of memory). */
+char *sb_cli_command_line(const char *prog, int argc, char **argv);
+/* Before a run: --html 'path' (NULL: none) names a file that can be
+   written.  0, or -1 after printing the error. */
+int sb_cli_check_html(const char *path);
+/* Write the page of one run, or of an audit, to 'path' (NULL: nothing),
+   stating 'command_line' (NULL: none), and return 'code', SB_EXIT_USAGE
+   when it could not be written, or SB_EXIT_INTERRUPTED when the run's
+   stop cut it. */
+struct sb_report;
+int sb_cli_html(const char *path, const struct sb_report *rep,
+                const char *command_line, int no_timing, int code);
+int sb_cli_audit_html(const char *path, const struct sb_report *reps,
+                      size_t m, const char *command_line, int no_timing,
+                      int code);
 
 #endif /* SB_CLI_H */

@@ -568,19 +568,51 @@ int sb_cli_csv_prepare(const char *dir)
         sb_cli_error("--csv '%s' is not a directory", dir);
         return -1;
     }
-    if (errno != ENOENT || mkdir(dir, 0777) != 0) {
-        sb_cli_error("--csv: cannot make the directory '%s': %s", dir,
+    /* Missing: made when the files are written (so that a usage error
+       found later leaves nothing behind), in a parent that must exist
+       and take it now, so that a long run never ends unable to. */
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%s", dir);
+    size_t len = strlen(parent);
+    while (len > 1 && parent[len - 1] == '/')
+        parent[--len] = '\0';
+    char *slash = strrchr(parent, '/');
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else
+        slash[slash == parent] = '\0';     /* "/x": the root */
+    int e = errno;
+    if (e == ENOENT && (stat(parent, &sb) != 0 || !S_ISDIR(sb.st_mode)))
+        e = errno ? errno : ENOTDIR;
+    else if (e == ENOENT && access(parent, W_OK | X_OK) != 0)
+        e = errno;
+    else if (e == ENOENT)
+        return 0;
+    sb_cli_error("--csv: cannot make the directory '%s': %s", dir,
+                 strerror(e));
+    return -1;
+}
+
+/* DIR (made when missing: sb_cli_csv_prepare checked it could be), or
+   DIR/SUB likewise, into 'buf'.  0, or -1 after printing the error. */
+static int csv_dir(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return 0;
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+        sb_cli_error("--csv: cannot make the directory '%s': %s", path,
                      strerror(errno));
         return -1;
     }
     return 0;
 }
 
-/* DIR/SUB (made when missing) or DIR into 'buf'.  0, or -1 after printing
-   the error. */
 static int csv_place(const char *dir, const char *sub, char *buf,
                      size_t len)
 {
+    if (csv_dir(dir) != 0)
+        return -1;
     if (!sub) {
         snprintf(buf, len, "%s", dir);
         return 0;
@@ -589,15 +621,7 @@ static int csv_place(const char *dir, const char *sub, char *buf,
         sb_cli_error("--csv: the path '%s/%s' is too long", dir, sub);
         return -1;
     }
-    struct stat sb;
-    if (stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return 0;
-    if (mkdir(buf, 0777) != 0) {
-        sb_cli_error("--csv: cannot make the directory '%s': %s", buf,
-                     strerror(errno));
-        return -1;
-    }
-    return 0;
+    return csv_dir(buf);
 }
 
 /* The CSV files of one report: 'name' gives the i-th file's name (SB_OK)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <gsl/gsl_errno.h>
@@ -100,10 +101,14 @@ int main(int argc, char **argv)
         sb_options_usage(c, stdout);
         return SB_EXIT_PASS;
     }
-    const sb_cli cli = { "shufflebias", &stop_requested };
     const sb_command *c = sb_command_find(argv[1]);
     if (c) {
+        /* The command as typed, before its option parser reorders argv:
+           the HTML pages state it. */
+        char *line = sb_cli_command_line("shufflebias", argc - 1, argv + 1);
+        const sb_cli cli = { "shufflebias", &stop_requested, line };
         int code = c->run(&cli, argc - 1, argv + 1);
+        free(line);
         /* A report that did not reach standard output is an error,
            whatever the verdict (a full disk, a closed pipe); said
            here unless the command has failed already and said why. */

@@ -29,6 +29,7 @@
 
 typedef struct merge_options {
     const char *json, *state;
+    const char *html;         /* --html FILE: the page of the result */
     uint64_t memory;          /* --memory, 0: the default budget */
     int quiet, force;
     char **files;
@@ -45,6 +46,9 @@ static const sb_option options[] = {
     SB_OPT_GROUP("options:"),
     ROW("json", "FILE|-", json, sb_opt_string,
         "also write the result as JSON ('-': stdout, and no table)"),
+    ROW("html", "FILE", html, sb_opt_string,
+        "also write the result as one self-contained HTML page (the "
+        "heatmap, each statistic against its expected counts)"),
     ROW("state", "FILE", state, sb_opt_string,
         "also save the merged counts, to go on with them ('test --resume "
         "FILE'); the files must share one seed"),
@@ -348,13 +352,35 @@ static int check_outputs(const merge_options *o)
     return rc;
 }
 
+/* Before reading anything: the page is no input and no other output, and
+   can be written.  0, or -1 after printing the error. */
+static int check_html(const merge_options *o)
+{
+    if (!o->html)
+        return 0;
+    sb_cli_path *others = calloc(o->n_files + 2, sizeof *others);
+    if (!others) {
+        sb_cli_error("out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k < o->n_files; k++)
+        others[k] = (sb_cli_path){ "the input", o->files[k] };
+    others[o->n_files] = (sb_cli_path){ "--state", o->state };
+    others[o->n_files + 1] = (sb_cli_path){ "--json", o->json };
+    const sb_cli_path html = { "--html", o->html };
+    const int rc = sb_cli_distinct(&html, others, o->n_files + 2) != 0
+                   || sb_cli_check_html(o->html) != 0 ? -1 : 0;
+    free(others);
+    return rc;
+}
+
 int sb_cmd_merge(const sb_cli *cli, int argc, char **argv)
 {
     merge_options o;
     int prc = parse(argc, argv, &o);
     if (prc != 0)
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
-    if (check_outputs(&o) != 0)
+    if (check_outputs(&o) != 0 || check_html(&o) != 0)
         return SB_EXIT_USAGE;
     merged m = { 0 };
     sb_report rep;
@@ -364,11 +390,13 @@ int sb_cmd_merge(const sb_cli *cli, int argc, char **argv)
         code = rep.verdict == SB_VERDICT_FAIL ? SB_EXIT_FAIL
              : rep.verdict == SB_VERDICT_SUSPECT ? SB_EXIT_SUSPECT
                                                  : SB_EXIT_PASS;
-        if ((!o.quiet || o.json)
+        if ((!o.quiet || o.json || o.html)
             && sb_cli_diagnose(NULL, &rep, sb_cli_threads_default(),
                                o.quiet, cli->stop))
             code = SB_EXIT_INTERRUPTED;
         code = sb_cli_report(&rep, o.json, o.quiet, code, &o.render, o.csv);
+        code = sb_cli_html(o.html, &rep, cli->command_line,
+                           o.render.no_timing, code);
         if (rep.run.partial)
             sb_cli_error("merge: the files hold %" PRIu64 " of the %" PRIu64
                          " samples their runs asked for", rep.run.done,

@@ -68,6 +68,11 @@ _shufflebias()
             local IFS=$'\n'
             COMPREPLY=($(compgen -c -- "$cur"))
             ;;
+        --csv)
+            compopt -o dirnames 2>/dev/null
+            local IFS=$'\n'
+            COMPREPLY=($(compgen -d -- "$cur"))
+            ;;
         --tests)
             # A comma-separated list: complete its last name, keep the
             # names before it.

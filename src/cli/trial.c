@@ -51,6 +51,8 @@ typedef struct test_options {
     /* --effect, --power, --plan: size the run from the bias to catch. */
     sb_plan_effect effect;
     int effect_given, power_given, plan_only;
+    const char *html;         /* --html FILE: the page of the run */
+    const char *command_line; /* as typed, for the page */
     /* --no-timing, --full-tables, --csv DIR: what the reports show. */
     sb_render_opts render;
     const char *csv;
@@ -238,6 +240,10 @@ static const sb_option options[] = {
         "all fit, refused (exit 2) when one does not"),
     ROW("json", "FILE|-", json, NONE, sb_opt_string,
         "also write the result as JSON ('-': stdout, and no table)"),
+    ROW("html", "FILE", html, NONE, sb_opt_string,
+        "also write the result as one self-contained HTML page: the "
+        "card x position heatmap, each statistic against its expected "
+        "counts, the facts to run it again"),
     ROW("no-timing", NULL, render.no_timing, NONE, sb_opt_flag,
         "leave out of the reports what differs between runs of the same "
         "seed (time, threads, memory), so that they compare byte for byte"),
@@ -511,13 +517,15 @@ static int test_external(const sb_cli *cli, const test_options *o)
     if (rc != 0)
         return rc > 0 ? SB_EXIT_INTERRUPTED : SB_EXIT_USAGE;
     int code = input_error ? SB_EXIT_USAGE : exit_code(&rep);
-    /* Nothing would show a diagnosis: --quiet without --json. */
-    if (!input_error && !o->no_diagnosis && (!o->quiet || o->json)
+    /* Nothing would show a diagnosis: --quiet without --json or --html. */
+    if (!input_error && !o->no_diagnosis && (!o->quiet || o->json || o->html)
         && sb_cli_diagnose(NULL, &rep, o->threads ? o->threads
                                          : sb_cli_threads_default(),
                            o->quiet, cli->stop))
         code = SB_EXIT_INTERRUPTED;
     code = sb_cli_report(&rep, o->json, o->quiet, code, &o->render, o->csv);
+    code = sb_cli_html(o->html, &rep, o->command_line,
+                       o->render.no_timing, code);
     if (input_error)
         sb_cli_error("%s: %s", o->exec ? "--exec" : "--input", info.error);
     else if (rep.run.partial)
@@ -571,6 +579,24 @@ static int check_outputs(const test_options *o)
         || check_exec_words(o, &json) != 0)
         return -1;
     return sb_cli_can_write(o->json) != 0 ? -1 : sb_cli_csv_prepare(o->csv);
+}
+
+/* Before anything runs: the page is none of the inputs or the other
+   outputs, and can be written.  0, or -1 after printing the error. */
+static int check_html(const test_options *o)
+{
+    const sb_cli_path html = { "--html", o->html },
+                      others[] = { { "--plugin", o->plugin },
+                                   { "--input", o->input },
+                                   { "--resume", o->resume },
+                                   { "--state", o->state },
+                                   { "--json", o->json } };
+    if (!o->html)
+        return 0;
+    if (sb_cli_distinct(&html, others, 5) != 0
+        || check_exec_words(o, &html) != 0)
+        return -1;
+    return sb_cli_check_html(o->html);
 }
 
 /* A state file keeps the plug-in's path and the shuffle's name in fields
@@ -718,8 +744,9 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
     int prc = parse(argc, argv, &o);
     if (prc != 0)
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
-    if (check_outputs(&o) != 0)
+    if (check_outputs(&o) != 0 || check_html(&o) != 0)
         return SB_EXIT_USAGE;
+    o.command_line = cli->command_line;
     if (o.exec || o.input)
         return test_external(cli, &o);
     sb_state resumed;
@@ -767,7 +794,8 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         sb_cli_memory_note(&rep, o.quiet);
         /* A plug-in's bad sample: exit 2, the partial report kept. */
         const int bad = rep.run.bad_sample[0] != '\0';
-        const int cut = !bad && !o.no_diagnosis && (!o.quiet || o.json)
+        const int cut = !bad && !o.no_diagnosis
+                        && (!o.quiet || o.json || o.html)
                         && sb_cli_diagnose(NULL, &rep, cfg.threads, o.quiet,
                                            cli->stop);
         code = sb_cli_report_with(&rep, o.json, o.quiet,
@@ -778,6 +806,8 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
                                   o.effect_given ? sb_cli_plan_json(&plan)
                                                  : NULL,
                                   &o.render, o.csv);
+        code = sb_cli_html(o.html, &rep, o.command_line, o.render.no_timing,
+                           code);
         const int saved = o.state && !keep.save_failed;
         if (bad)
             sb_cli_error("--plugin %s: %s", o.plugin ? o.plugin : t->name,
