@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L   /* fileno, ftruncate */
 #include "reports/render.h"
+#include "reports/exact_grid.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -58,6 +59,18 @@ static void outcome_str(const sb_exact_report *rep, const sb_card *s,
                 first = 0;
             }
     }
+}
+
+void sb_exact_outcome_str(const sb_exact_report *rep, const sb_card *sample,
+                          char *buf, size_t len)
+{
+    outcome_str(rep, sample, buf, len);
+}
+
+void sb_exact_card_str(const sb_exact_report *rep, size_t card, char *buf,
+                       size_t len)
+{
+    card_str(buf, len, rep->n, (sb_card)card, 0);
 }
 
 static const char *outcome_noun(const sb_exact_report *rep)
@@ -528,9 +541,18 @@ static void markdown_section(FILE *f, const sb_exact_report *rep,
                              const char *bias)
 {
     const char *noun = outcome_noun(rep);
-    fprintf(f, "\n## `%s`%s%s%s\n\n%s\n\n", rep->algorithm,
+    fprintf(f, "\n## `%s`%s%s%s\n\n", rep->algorithm,
             rep->params[0] ? " (" : "", rep->params,
-            rep->params[0] ? ")" : "", bias ? bias : "");
+            rep->params[0] ? ")" : "");
+    if (bias && *bias)      /* a plug-in's shuffle says nothing */
+        fprintf(f, "%s\n\n", bias);
+    if (rep->summary_only) {
+        fprintf(f, "Interrupted after %" PRIu64 " paths: %" PRIu64 " of %s "
+                "%s reached, with an exact mass of %s; %s unexplored. "
+                "Inconclusive.\n", rep->paths, rep->reached, rep->possible,
+                noun, rep->explored, rep->unexplored);
+        return;
+    }
     fprintf(f, "%" PRIu64 " paths", rep->paths);
     if (rep->equal_weights)
         fprintf(f, ", each with probability %s", rep->path_weight);
@@ -582,6 +604,51 @@ static void markdown_section(FILE *f, const sb_exact_report *rep,
     }
 }
 
+/* The summary grid: a row per algorithm, its exact probability of every
+   outcome, and its distance from uniform. */
+static void markdown_grid(FILE *f, const sb_exact_report *reps,
+                          const sb_exact_grid *g)
+{
+    const sb_exact_report *first = &reps[g->rows[0]];
+    fprintf(f, "\nThe exact probability of every %s%s (each %s under a "
+            "uniform shuffle), and the total-variation distance from "
+            "uniform:\n\n| algorithm |",
+            first->kind == SB_KIND_DEAL ? "deal"
+            : first->kind == SB_KIND_DRAW ? "hand" : "order",
+            first->kind == SB_KIND_DEAL ? ", hands separated by \\|"
+            : first->kind == SB_KIND_DRAW ? " drawn" : " of the deck",
+            first->uniform);
+    char s[512];
+    for (size_t c = 0; c < g->n_cols; c++) {
+        sb_exact_outcome_str(first, g->cols[c], s, sizeof s);
+        fputc(' ', f);
+        markdown_cell(f, s);
+        fputs(" |", f);
+    }
+    fputs(" distance |\n|---|", f);
+    for (size_t c = 0; c <= g->n_cols; c++)
+        fputs("---|", f);
+    fputc('\n', f);
+    for (size_t r = 0; r < g->n_rows; r++) {
+        const sb_exact_report *rep = &reps[g->rows[r]];
+        fprintf(f, "| `%s`%s%s%s |", rep->algorithm,
+                rep->params[0] ? " (" : "", rep->params,
+                rep->params[0] ? ")" : "");
+        for (size_t c = 0; c < g->n_cols; c++) {
+            const sb_exact_outcome *o = sb_exact_find(rep, g->cols[c]);
+            fprintf(f, " %s |", o ? o->fraction : "0");
+        }
+        if (rep->tv_d == 0)
+            fputs(" 0", f);
+        else
+            fprintf(f, " %s (%.4g)", rep->tv, rep->tv_d);
+        /* A walk cut at its depth limit proves nothing by itself. */
+        if (rep->unexplored_d > 0)
+            fprintf(f, "; %s unexplored", rep->unexplored);
+        fputs(" |\n", f);
+    }
+}
+
 int sb_render_exact_markdown(FILE *f, const char *title,
                              const sb_exact_report *reps, size_t m,
                              const char *const *bias)
@@ -593,6 +660,15 @@ int sb_render_exact_markdown(FILE *f, const char *title,
             "deal lists the cards of each hand, hands separated by \\|. The "
             "ratio is the probability over that of a uniform shuffle.\n",
             title);
+    sb_exact_grid *grids;
+    size_t n_grids;
+    if (sb_exact_grids(reps, m, &grids, &n_grids) != SB_OK)
+        return SB_ENOMEM;
+    if (n_grids > 0)
+        fprintf(f, "\n## Every algorithm at a glance\n");
+    for (size_t g = 0; g < n_grids; g++)
+        markdown_grid(f, reps, &grids[g]);
+    sb_exact_grids_free(grids, n_grids);
     for (size_t i = 0; i < m; i++)
         markdown_section(f, &reps[i], bias ? bias[i] : NULL);
     return ferror(f) ? SB_EIO : SB_OK;

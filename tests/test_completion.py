@@ -104,6 +104,9 @@ class Completion(unittest.TestCase):
                         ["deal.py", "decks.txt"])
             self.assertEqual(complete(["shufflebias", "merge", "r"], cwd=d),
                              ["run.state"])
+            self.assertEqual(complete(["shufflebias", "exact", "--html",
+                                       "de"], cwd=d),
+                             ["deal.py", "decks.txt"])
 
     def test_csv_offers_directories(self):
         # --csv DIR: directories only, never the files beside them.

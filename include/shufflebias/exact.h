@@ -93,6 +93,11 @@ typedef struct sb_exact_report {
     /* Memory (src/engine/budget.h): the budget, and the estimate of what the
        walk's table needed (with its JSON when one was asked for). */
     uint64_t memory_budget, memory_estimate;
+    /* The limits it was walked under: the path budget, and the draws a
+       path may take before it is cut (the algorithm's own rule, or the
+       default); 0 when not walked by sb_enumerate. */
+    uint64_t max_paths;
+    size_t max_depth;
     /* The run's stop flag (may be NULL): the JSON renderer stops listing
        outcomes when it is set, so that an interrupt is answered at once
        however long the table ("outcomes_listed": false). */

@@ -19,6 +19,9 @@
 
 typedef struct exact_options {
     const char *alg, *json, *markdown, *plugin;
+    const char *html;         /* --html FILE: the page with the pictures */
+    const char *command_line; /* as typed, quoted for a shell (the page
+                                 states it) */
     int all;
     sb_kind kind;             /* --all: only this kind, 0 for every kind */
     uint64_t n, max_paths, max_depth;
@@ -75,7 +78,12 @@ static const sb_option options[] = {
         "with --all: only algorithms of kind K (permutation, draw or "
         "deal)"),
     ROW("markdown", "FILE", markdown, sb_opt_string,
-        "with --all: the report for people, without timing"),
+        "the report for people, without timing (with --all: every "
+        "algorithm, and a grid of them all at 3 or 4 cards)"),
+    ROW("html", "FILE", html, sb_opt_string,
+        "one self-contained page with the pictures: each algorithm's exact "
+        "card x position heatmap and its distribution over the orders "
+        "(with --all at 3 or 4 cards, a coloured grid of them all)"),
     ROW("no-timing", NULL, render.no_timing, sb_opt_flag,
         "leave out of the reports what differs between runs (time, "
         "memory), so that they compare byte for byte"),
@@ -95,6 +103,7 @@ const sb_command sb_command_exact = {
     "usage: shufflebias exact ALG [options]\n"
     "       shufflebias exact --plugin SO [NAME] [options]\n"
     "       shufflebias exact --all [--n N] [--markdown FILE] [--json FILE]\n"
+    "                               [--html FILE]\n"
     "\n"
     "Walk every path of random draws ALG can make on a small deck, each with\n"
     "its exact probability, and print the exact distribution of outcomes:\n"
@@ -126,8 +135,8 @@ static int parse(int argc, char **argv, exact_options *o)
         }
         return 0;
     }
-    if (o->markdown || o->kind) {
-        sb_cli_error("%s goes with --all", o->kind ? "--kind" : "--markdown");
+    if (o->kind) {
+        sb_cli_error("--kind goes with --all");
         return -1;
     }
     return sb_cli_shuffle_name("exact", argc, argv, next, o->plugin,
@@ -144,6 +153,25 @@ static int exit_code(const sb_exact_report *rep)
     case SB_EXACT_INCONCLUSIVE: break;
     }
     return SB_EXIT_SUSPECT;
+}
+
+/* The Markdown report (--markdown) or the page (--html, 'html' set) of
+   reps[0..m) into 'path': 'code' as it was, SB_EXIT_USAGE when it could
+   not be written, SB_EXIT_INTERRUPTED when the stop cut it. */
+static int write_report(const exact_options *o, const char *path, int html,
+                        const char *title, const sb_exact_report *reps,
+                        size_t m, const char *const *bias, int code)
+{
+    sb_render_opts ro = o->render;
+    ro.command_line = o->command_line;
+    sb_outfile out;
+    if (sb_cli_open_out(&out, path) != 0)
+        return SB_EXIT_USAGE;
+    const int status = html
+        ? sb_render_exact_html(out.f, title, reps, m, bias, &ro)
+        : sb_render_exact_markdown(out.f, title, reps, m, bias);
+    const int rc = sb_cli_finish_out(&out, status);
+    return rc < 0 ? SB_EXIT_USAGE : rc > 0 ? SB_EXIT_INTERRUPTED : code;
 }
 
 /* Every built-in algorithm at n, for the checked-in reports. */
@@ -203,17 +231,14 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
     /* Every walk done: what follows writes the reports, which the stop
        may cut. */
     const int wrote = code == SB_EXIT_PASS;
-    if (code == SB_EXIT_PASS && o->markdown) {
-        sb_outfile out;
-        char title[96];
-        snprintf(title, sizeof title, "Exact bias of every built-in %s at "
-                 "%llu cards", o->kind ? sb_kind_str(o->kind)
-                                       : "shuffle", (unsigned long long)o->n);
-        const int rc = sb_cli_open_out(&out, o->markdown) != 0 ? -1
-                     : sb_cli_close_out(&out, sb_render_exact_markdown(
-                           out.f, title, reps, m, bias) == SB_OK);
-        code = rc < 0 ? SB_EXIT_USAGE : rc > 0 ? SB_EXIT_INTERRUPTED : code;
-    }
+    char title[96];
+    snprintf(title, sizeof title, "Exact bias of every built-in %s at "
+             "%llu cards", o->kind ? sb_kind_str(o->kind)
+                                   : "shuffle", (unsigned long long)o->n);
+    if (code == SB_EXIT_PASS && o->markdown)
+        code = write_report(o, o->markdown, 0, title, reps, m, bias, code);
+    if (code == SB_EXIT_PASS && o->html)
+        code = write_report(o, o->html, 1, title, reps, m, bias, code);
     if (code == SB_EXIT_PASS && o->json) {
         json_t *root = json_object(), *list = json_array();
         json_object_set_new(root, "command", json_string("exact"));
@@ -308,6 +333,18 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
             code = SB_EXIT_USAGE;
         cut |= wrc > 0;
     }
+    /* The reports for people, of a walk done (an interrupted one has
+       said its totals above). */
+    char title[160];
+    snprintf(title, sizeof title, "Exact bias of %s at %zu cards", t->name,
+             rep.n);
+    const char *const bias[1] = { t->bias };
+    const int before = code;
+    if (o->markdown && code != SB_EXIT_USAGE && !rep.summary_only)
+        code = write_report(o, o->markdown, 0, title, &rep, 1, bias, code);
+    if (o->html && code != SB_EXIT_USAGE && !rep.summary_only)
+        code = write_report(o, o->html, 1, title, &rep, 1, bias, code);
+    cut |= code == SB_EXIT_INTERRUPTED && before != SB_EXIT_INTERRUPTED;
     /* Interrupted after the walk, while its report was written: said
        once (a walk interrupted before has said so in its report). */
     if (code != SB_EXIT_USAGE && cli->stop && *cli->stop) {
@@ -336,13 +373,23 @@ int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
         || sb_cli_can_write(o.json) != 0 || sb_cli_can_write(o.markdown) != 0
         || sb_cli_csv_prepare(o.csv) != 0)
         return SB_EXIT_USAGE;
-    if (o.all)
-        return exact_all(cli, &o);
-    sb_plugin_handle *plugin;
-    const sb_shuffle_type *t = sb_cli_shuffle(o.alg, o.plugin, o.n, &plugin);
-    if (!t)
+    /* Nor the page any of them. */
+    const sb_cli_path html = { "--html", o.html },
+                      html_others[] = { { "--json", o.json },
+                                        { "--markdown", o.markdown },
+                                        { "--plugin", o.plugin } };
+    if (sb_cli_distinct(&html, html_others, 3) != 0
+        || sb_cli_check_html(o.html) != 0)
         return SB_EXIT_USAGE;
-    int code = exact_one(cli, &o, t);
+    o.command_line = cli->command_line;
+    int code = SB_EXIT_USAGE;
+    sb_plugin_handle *plugin = NULL;
+    const sb_shuffle_type *t = o.all ? NULL
+                             : sb_cli_shuffle(o.alg, o.plugin, o.n, &plugin);
+    if (o.all)
+        code = exact_all(cli, &o);
+    else if (t)
+        code = exact_one(cli, &o, t);
     if (plugin)
         sb_plugin_close(plugin);
     return code;

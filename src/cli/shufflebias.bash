@@ -59,7 +59,7 @@ _shufflebias()
     done <<<"$options"
     if [[ -n $takes ]]; then
         case $prev in
-        --input|--plugin|--json|--state|--resume|--markdown)
+        --input|--plugin|--json|--state|--resume|--markdown|--html)
             compopt -o filenames 2>/dev/null
             local IFS=$'\n'
             COMPREPLY=($(compgen -f -- "$cur"))

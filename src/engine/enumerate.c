@@ -504,6 +504,8 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
     rep->stop = cfg->stop;
     rep->memory_budget = budget;
     rep->memory_estimate = sb_exact_acc_need(acc, cfg->json);
+    rep->max_paths = cfg->max_paths;
+    rep->max_depth = depth;
 done:
     if (state && t->free)
         t->free(state);
