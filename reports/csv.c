@@ -154,6 +154,38 @@ int sb_render_csv(FILE *f, const sb_report *rep, size_t i)
     return ferror(f) ? SB_EIO : SB_OK;
 }
 
+int sb_render_audit_csv(FILE *f, const sb_report *reps, size_t m)
+{
+    fputs("algorithm,params,literature,verdict,lowest_p_from,p_adjusted\n",
+          f);
+    for (size_t i = 0; i < m; i++) {
+        const sb_report *rep = &reps[i];
+        const sb_result *w = NULL;
+        for (size_t k = 0; k < rep->n_results; k++) {
+            const sb_result *r = &rep->results[k];
+            if (r->applicable && (!w || r->p_adjusted < w->p_adjusted))
+                w = r;
+        }
+        csv_field(f, rep->run.algorithm);
+        fputc(',', f);
+        csv_field(f, rep->run.params);
+        fputc(',', f);
+        csv_field(f, rep->run.literature ? rep->run.literature : "");
+        fputc(',', f);
+        csv_field(f, sb_report_verdict(rep));
+        fputc(',', f);
+        if (w) {
+            csv_field(f, w->name);
+            fputc(',', f);
+            csv_number(f, w->p_adjusted);
+        } else {
+            fputc(',', f);
+        }
+        fputc('\n', f);
+    }
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
 /* ---- exact reports ---------------------------------------------------- */
 
 int sb_exact_csv_name(const sb_exact_report *rep, size_t i, char *name,

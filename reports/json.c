@@ -158,7 +158,8 @@ static json_t *table_object(const sb_result *r, size_t n, uint64_t samples,
     for (size_t i = 0; i < t->rows; i++) {
         json_t *ro = json_array(), *re = constant ? NULL : json_array();
         for (size_t c = 0; c < t->cols; c++) {
-            json_array_append_new(ro, count_value(t->observed[i * t->cols + c]));
+            json_array_append_new(ro,
+                                  count_value(t->observed[i * t->cols + c]));
             if (re)
                 json_array_append_new(re,
                                       json_real(t->expected[i * t->cols + c]));

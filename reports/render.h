@@ -129,6 +129,10 @@ int sb_render_exact_html(FILE *f, const char *title,
    there is no i-th table.  Then its content. */
 int sb_csv_name(const sb_report *rep, size_t i, char *name, size_t len);
 int sb_render_csv(FILE *f, const sb_report *rep, size_t i);
+/* The audit's overview as CSV: one line per run (algorithm, params,
+   literature, verdict, the statistic of lowest Holm-adjusted p and that
+   p), the file "audit.csv" beside each run's directory. */
+int sb_render_audit_csv(FILE *f, const sb_report *reps, size_t m);
 int sb_exact_csv_name(const sb_exact_report *rep, size_t i, char *name,
                       size_t len);
 int sb_render_exact_csv(FILE *f, const sb_exact_report *rep, size_t i);

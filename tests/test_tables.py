@@ -350,6 +350,13 @@ class Audit(unittest.TestCase):
             self.assertIn(code, (0, 1, 3), err)
             rep = load(out)
             self.assertGreater(len(rep["runs"]), 5)
+            overview = read_csv(os.path.join(d, "audit.csv"))
+            self.assertEqual(overview[0], ["algorithm", "params",
+                                           "literature", "verdict",
+                                           "lowest_p_from", "p_adjusted"])
+            self.assertEqual([(r[0], r[3]) for r in overview[1:]],
+                             [(r["algorithm"], r["verdict"])
+                              for r in rep["runs"]])
             for r in rep["runs"]:
                 self.assertNotIn("timing", r)
                 self.assertNotIn("memory", r)

@@ -58,8 +58,9 @@ static const sb_option options[] = {
     ROW("full-tables", NULL, render.full_tables, sb_opt_flag,
         "list every cell of every table in the JSON, however many"),
     ROW("csv", "DIR", csv, sb_opt_string,
-        "also write every run's tables as CSV files, one subdirectory of "
-        "DIR per algorithm (DIR made if missing)"),
+        "also write the overview (DIR/audit.csv) and every run's tables "
+        "as CSV files, one subdirectory of DIR per algorithm (DIR made if "
+        "missing)"),
     ROW("quiet", NULL, quiet, sb_opt_flag, "print nothing but errors"),
     SB_OPT_HELP,
     SB_OPT_END
@@ -163,10 +164,18 @@ static int write_json(const char *path, const sb_report *reps, size_t m,
                                                             ro) == SB_OK);
 }
 
-/* --csv DIR: each run's files in DIR/ALGORITHM/.  0, -1 after printing an
-   error, 1 when the stop cut a write. */
+/* --csv DIR: the overview as DIR/audit.csv, each run's files in
+   DIR/ALGORITHM/.  0, -1 after printing an error, 1 when the stop cut a
+   write. */
 static int write_csv(const char *dir, const sb_report *reps, size_t m)
 {
+    char path[4096];
+    if (sb_cli_csv_make(dir) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/audit.csv", dir);
+    const int rc = write_file(path, reps, m, sb_render_audit_csv);
+    if (rc != 0)
+        return rc;
     for (size_t i = 0; i < m; i++) {
         const int rc = sb_cli_csv_report(dir, reps[i].run.algorithm, &reps[i]);
         if (rc != 0)

@@ -202,6 +202,9 @@ int sb_cli_report_with(const struct sb_report *rep, const char *json,
    is made one (one level, mode 0777 less the umask).  0, or -1 after
    printing the error (DIR is a file, or cannot be made). */
 int sb_cli_csv_prepare(const char *dir);
+/* Make the directory 'path' when it is missing (mode 0777 less the
+   umask).  0, or -1 after printing the error. */
+int sb_cli_csv_make(const char *path);
 /* Write the CSV files of a report (reports/csv.c) into DIR, or into its
    subdirectory 'sub' (made when missing; NULL: none), each through a
    temporary file put in place when whole.  0; -1 after printing the

@@ -593,9 +593,7 @@ int sb_cli_csv_prepare(const char *dir)
     return -1;
 }
 
-/* DIR (made when missing: sb_cli_csv_prepare checked it could be), or
-   DIR/SUB likewise, into 'buf'.  0, or -1 after printing the error. */
-static int csv_dir(const char *path)
+int sb_cli_csv_make(const char *path)
 {
     struct stat sb;
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
@@ -608,10 +606,12 @@ static int csv_dir(const char *path)
     return 0;
 }
 
+/* DIR, or DIR/SUB, made when missing, into 'buf'.  0, or -1 after
+   printing the error. */
 static int csv_place(const char *dir, const char *sub, char *buf,
                      size_t len)
 {
-    if (csv_dir(dir) != 0)
+    if (sb_cli_csv_make(dir) != 0)
         return -1;
     if (!sub) {
         snprintf(buf, len, "%s", dir);
@@ -621,7 +621,7 @@ static int csv_place(const char *dir, const char *sub, char *buf,
         sb_cli_error("--csv: the path '%s/%s' is too long", dir, sub);
         return -1;
     }
-    return csv_dir(buf);
+    return sb_cli_csv_make(buf);
 }
 
 /* The CSV files of one report: 'name' gives the i-th file's name (SB_OK)

@@ -314,7 +314,7 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
     if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0)) {
         const int wrc = sb_cli_open_out(&out, "-") != 0 ? -1
                       : sb_cli_finish_out(&out, sb_render_exact_text_with(
-                                                        out.f, &rep, &o->render));
+                                                    out.f, &rep, &o->render));
         if (wrc < 0)
             code = SB_EXIT_USAGE;
         cut |= wrc > 0;
@@ -322,7 +322,7 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
     if (o->json) {
         const int wrc = sb_cli_open_out(&out, o->json) != 0 ? -1
                       : sb_cli_finish_out(&out, sb_render_exact_json_with(
-                                                        out.f, &rep, &o->render));
+                                                    out.f, &rep, &o->render));
         if (wrc < 0)
             code = SB_EXIT_USAGE;
         cut |= wrc > 0;
