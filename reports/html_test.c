@@ -39,7 +39,7 @@
    cell, larger matrices in blocks. */
 #define HTML_CELLS_ONE 16384u
 /* Cells of all the heatmaps of an audit together. */
-#define HTML_CELLS_AUDIT 11500u
+#define HTML_CELLS_AUDIT 12500u
 /* The fewest cells a heatmap of an audit may be given. */
 #define HTML_CELLS_AUDIT_MIN 256u
 /* Categories of one chart. */
@@ -302,7 +302,7 @@ static int heatmap(FILE *f, const page *pg, const sb_report *rep,
         .rows = g.rows, .cols = g.cols, .ratio = g.ratio, .tip = grid_tip,
         .ctx = &g, .row_label = g.row_label, .col_label = g.col_label,
         .span = span, .cell = cell_px(pg, g.rows),
-        .legend = 1, .id = id,
+        .legend = 1, .id = id, .block = g.block,
     };
     fputs("<figure>\n", f);
     st = sb_svg_heatmap(f, &h);
@@ -421,17 +421,20 @@ static int charts(FILE *f, const page *pg, const sb_report *rep,
             pick[got++] = i;
     } else {
         /* The 'want' largest distances, kept in row order. */
-        for (size_t i = 0; i < t->rows; i++) {
-            const double x = row_x2(t, i);
+        double *x2 = malloc(t->rows * sizeof *x2);
+        if (!x2)
+            return SB_ENOMEM;
+        for (size_t i = 0; i < t->rows; i++)
+            x2[i] = row_x2(t, i);
+        for (size_t i = 0; i < t->rows && got < want; i++) {
             size_t beaten = 0;
-            for (size_t j = 0; j < t->rows; j++) {
-                const double y = row_x2(t, j);
-                if (y > x || (y == x && j < i))
+            for (size_t j = 0; j < t->rows && beaten < want; j++)
+                if (x2[j] > x2[i] || (x2[j] == x2[i] && j < i))
                     beaten++;
-            }
             if (beaten < want)
                 pick[got++] = i;
         }
+        free(x2);
         fprintf(f, "<p class=\"note\">%zu sub-tests; drawn: the %zu "
                 "furthest from their expected counts.</p>\n", t->rows, got);
     }

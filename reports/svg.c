@@ -259,12 +259,13 @@ int sb_svg_heatmap(FILE *f, const sb_heatmap *h)
     fputs(") rotate(-90)\" text-anchor=\"middle\">", f);
     sb_html_escape(f, h->row_label ? h->row_label : "row");
     fputs(" &#8594;</text>\n", f);
+    const size_t block = h->block > 1 ? h->block : 1;
     size_t cstep = tick_step(h->cols, gw < 200 ? 6 : 13);
     for (size_t c = 0; c < h->cols; c += cstep) {
         fputs("<text class=\"tick\" x=\"", f);
         num(f, ml + ((double)c + 0.5) * cs);
         fprintf(f, "\" y=\"%d\" text-anchor=\"middle\">%zu</text>", (int)mt - 4,
-                c);
+                c * block);
     }
     size_t rstep = tick_step(h->rows, gh < 200 ? 6 : 13);
     for (size_t r = 0; r < h->rows; r += rstep) {
@@ -272,7 +273,7 @@ int sb_svg_heatmap(FILE *f, const sb_heatmap *h)
         num(f, ml - 4);
         fputs("\" y=\"", f);
         num(f, mt + ((double)r + 0.5) * cs + 3);
-        fprintf(f, "\" text-anchor=\"end\">%zu</text>", r);
+        fprintf(f, "\" text-anchor=\"end\">%zu</text>", r * block);
     }
     fputc('\n', f);
 

@@ -51,6 +51,10 @@ typedef struct sb_heatmap {
                                      from the size */
     int legend;                   /* draw the legend */
     const char *id;               /* the <svg> id, NULL: none */
+    size_t block;                 /* each cell stands for block x block
+                                     cells of a larger table: the ticks
+                                     number the table's rows and
+                                     columns (0 or 1: the cells') */
 } sb_heatmap;
 int sb_svg_heatmap(FILE *f, const sb_heatmap *h);
 /* Where sb_svg_heatmap(h) puts its cells, in the picture's coordinates:

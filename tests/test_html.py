@@ -247,6 +247,25 @@ class Pages(unittest.TestCase):
         self.assertIn("4-4-3-2", box.all_text())
         self.assertNotIn("time", self.facts(root))
 
+    def test_large_decks_are_summarized(self):
+        # 300 cards: 90,000 cells, drawn as 100 x 100 blocks of 3 x 3,
+        # each the ratio of its sums; the page says so.
+        self.run_cli("test", "fisher-yates", "--n", "300", "--samples",
+                     "3000", "--seed", "4", "--tests", "position,inversions",
+                     "--html", "big.html", "--quiet", codes=(0, 1, 3))
+        text, root = self.page("big.html")
+        cells = self.heatmap(root, "position", 100, 100)
+        self.assertRegex(cells[(99, 0)][2],
+                         r"^cards 297-299, positions 0-2: observed \d+, "
+                         r"expected 90, ratio ")
+        self.assertIn("drawn in blocks of 3 x 3 cells", text)
+        # 300 x 299 / 2 + 1 inversion counts, pooled, drawn in at most 64
+        # bars.
+        bars = root.find("section", id="stat-inversions")[0].find(
+            "svg", "bars")[0]
+        self.assertLessEqual(len(bars.find("rect", "exp")), 64)
+        self.assertLess(len(text), 3_000_000)
+
     def test_merge_page(self):
         states = []
         for i in (1, 2):

@@ -338,7 +338,8 @@ static void test_heatmap_cells(void **state)
     ratio[8] = 0;
     /* The span of the ratios but the 0, which would make it the cap. */
     sb_heatmap h = {R, C, ratio, tip, ratio, "card", "position",
-                    sb_svg_span(ratio + 9, R * C - 9, 1.1, 8), 0, 1, "h1"};
+                    sb_svg_span(ratio + 9, R * C - 9, 1.1, 8), 0, 1, "h1",
+                    0};
     written w;
     open_written(&w);
     assert_int_equal(sb_svg_heatmap(w.f, &h), SB_OK);
@@ -388,7 +389,7 @@ static void test_heatmap_default_tip(void **state)
     (void)state;
     const double ratio[] = {1.0, 2.0};
     sb_heatmap h = {1, 2, ratio, NULL, NULL, "card", "hand", 2, 10, 0,
-                    NULL};
+                    NULL, 0};
     written w;
     open_written(&w);
     assert_int_equal(sb_svg_heatmap(w.f, &h), SB_OK);
@@ -396,7 +397,18 @@ static void test_heatmap_default_tip(void **state)
     assert_well_formed(s);
     assert_contains(s, "<title>card 0, hand 1: ratio 2</title>");
     assert_null(strstr(s, "legend"));
+    assert_int_equal(occurrences(s, "class=\"tick\""), 3);
     free(s);
+    /* Cells that stand for blocks of 4: the ticks number the table's
+       columns, 0 and 4. */
+    h.block = 4;
+    open_written(&w);
+    assert_int_equal(sb_svg_heatmap(w.f, &h), SB_OK);
+    s = close_written(&w);
+    assert_contains(s, "text-anchor=\"middle\">4</text>");
+    assert_null(strstr(s, "text-anchor=\"middle\">1</text>"));
+    free(s);
+    h.block = 0;
     h.rows = 0;
     open_written(&w);
     assert_int_equal(sb_svg_heatmap(w.f, &h), SB_EINVAL);
@@ -451,7 +463,7 @@ static void test_page(void **state)
     assert_int_equal(sb_html_begin(w.f, "fisher-yates & co"), SB_OK);
     const double ratio[] = {1.0, 0.5, 2.0, 1.0};
     sb_heatmap h = {2, 2, ratio, NULL, NULL, "card", "position", 2, 0, 1,
-                    NULL};
+                    NULL, 0};
     assert_int_equal(sb_svg_heatmap(w.f, &h), SB_OK);
     assert_int_equal(sb_html_end(w.f), SB_OK);
     char *s = close_written(&w);
