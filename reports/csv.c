@@ -7,7 +7,8 @@
  * it: a matrix in long format (row,col,observed,expected,ratio, every
  * cell, whatever the size), a law's categories as
  * lo,hi,label,observed,expected (row first when the table has several
- * rows, as a deal's hands).  An exact report gives "outcomes.csv" and,
+ * rows, as a deal's hands); an escalated run's stages last, in
+ * "stages.csv".  An exact report gives "outcomes.csv" and,
  * when it has one, "matrix.csv".  Fields are quoted as RFC 4180 says:
  * those holding a comma, a quote or a line break, in double quotes, a
  * quote doubled.
@@ -46,6 +47,18 @@ static void csv_number(FILE *f, double v)
         fprintf(f, "%.10g", v);
 }
 
+/* How many results kept a table. */
+static size_t tables(const sb_report *rep)
+{
+    size_t count = 0;
+    for (size_t k = 0; k < rep->n_results; k++) {
+        const sb_result *r = &rep->results[k];
+        count += r->applicable && r->table.rows && r->table.cols
+                 && r->table.observed && r->table.expected;
+    }
+    return count;
+}
+
 /* The i-th result that kept a table, or NULL. */
 static const sb_result *nth_table(const sb_report *rep, size_t i)
 {
@@ -65,10 +78,36 @@ int sb_csv_name(const sb_report *rep, size_t i, char *name, size_t len)
         return SB_OK;
     }
     const sb_result *r = nth_table(rep, i - 1);
-    if (!r)
-        return SB_ERANGE;
-    snprintf(name, len, "%s.csv", r->name);
-    return SB_OK;
+    if (r) {
+        snprintf(name, len, "%s.csv", r->name);
+        return SB_OK;
+    }
+    /* Last, an escalated run's stages. */
+    if (i == tables(rep) + 1 && rep->n_stages > 1) {
+        snprintf(name, len, "stages.csv");
+        return SB_OK;
+    }
+    return SB_ERANGE;
+}
+
+/* Every stage of an escalation, first to last (the tables are the
+   last's). */
+static int stages_csv(FILE *f, const sb_report *rep)
+{
+    fputs("stage,seed,samples,samples_requested,verdict,min_p_adjusted,"
+          "worst\n", f);
+    for (size_t k = 0; k < rep->n_stages; k++) {
+        const sb_stage *st = &rep->stages[k];
+        fprintf(f, "%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", k, st->seed,
+                st->done, st->samples);
+        csv_field(f, sb_verdict_str(st->verdict));
+        fputc(',', f);
+        csv_number(f, st->min_p_adjusted);
+        fputc(',', f);
+        csv_field(f, st->worst ? st->worst : "");
+        fputc('\n', f);
+    }
+    return ferror(f) ? SB_EIO : SB_OK;
 }
 
 static int summary_csv(FILE *f, const sb_report *rep)
@@ -101,6 +140,8 @@ int sb_render_csv(FILE *f, const sb_report *rep, size_t i)
     if (i == 0)
         return summary_csv(f, rep);
     const sb_result *r = nth_table(rep, i - 1);
+    if (!r && i == tables(rep) + 1 && rep->n_stages > 1)
+        return stages_csv(f, rep);
     if (!r)
         return SB_ERANGE;
     const sb_table *t = &r->table;

@@ -20,6 +20,7 @@
  */
 #include "reports/render.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -61,24 +62,16 @@ static double fraction_value(const char *s)
     return q > 0 ? p / q : NAN;
 }
 
-/* The id of a report's section: "run-NAME" and its parameters, every
-   character other than a letter, digit or '-' made a '-'. */
+/* The id of a report's section: "run-NAME", every character of the
+   name other than a letter, digit, '-' or '_' made a '-', as on the pages
+   of 'test' and 'audit' (the names of built-in algorithms are unique, so
+   their parameters are left out). */
 static void section_id(const sb_exact_report *rep, char *buf, size_t len)
 {
-    char raw[384];
-    snprintf(raw, sizeof raw, "run-%s%s%s", rep->algorithm,
-             rep->params[0] ? "-" : "", rep->params);
-    size_t k = 0;
-    for (const char *c = raw; *c && k + 1 < len; c++) {
-        const int keep = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')
-                      || (*c >= '0' && *c <= '9') || *c == '-';
-        const char ch = keep ? *c : '-';
-        if (ch == '-' && k > 0 && buf[k - 1] == '-')
-            continue;
-        buf[k++] = ch;
-    }
-    while (k > 0 && buf[k - 1] == '-')
-        k--;
+    size_t k = (size_t)snprintf(buf, len, "run-");
+    for (const char *c = rep->algorithm; *c && k + 1 < len; c++)
+        buf[k++] = isalnum((unsigned char)*c) || *c == '-' || *c == '_'
+                 ? *c : '-';
     buf[k] = '\0';
 }
 
@@ -114,6 +107,22 @@ static const char *ink_on(const char *hex)
     if (sscanf(hex, "#%2x%2x%2x", &r, &g, &b) != 3)
         return "#1b1b1b";
     return 0.299 * r + 0.587 * g + 0.114 * b < 140 ? "#fff" : "#1b1b1b";
+}
+
+/* The colour scale of a picture: from the largest ratio (or its inverse)
+   that is not 0, at least 2 and at most 8.  A 0 is the darkest blue
+   whatever the scale, so that a shuffle that never reaches some outcome
+   does not pale the rest of its picture. */
+static double span_of(const double *ratio, size_t count)
+{
+    double span = 2;
+    for (size_t i = 0; i < count; i++)
+        if (ratio[i] > 0) {
+            const double s = sb_svg_span(&ratio[i], 1, 2, 8);
+            if (s > span)
+                span = s;
+        }
+    return span;
 }
 
 /* ---- The page's facts. ---- */
@@ -310,7 +319,7 @@ static int matrix_heatmap(FILE *f, const sb_exact_report *rep)
         .tip = matrix_tip, .ctx = &ctx,
         .row_label = "card",
         .col_label = rep->kind == SB_KIND_DEAL ? "hand" : "position",
-        .span = sb_svg_span(ratio, cells, 2, 8),
+        .span = span_of(ratio, cells),
         .cell = big <= 8 ? 40 : 0,
         .legend = 1,
     };
@@ -403,7 +412,7 @@ static int outcome_bars(FILE *f, const sb_exact_report *rep)
     all_outcomes(rep, sample, found);
     for (size_t i = 0; i < k; i++)
         ratio[i] = found[i] ? found[i]->ratio : 0;
-    const double span = sb_svg_span(ratio, k, 2, 8);
+    const double span = span_of(ratio, k);
     double bw = floor(700.0 / (double)k);
     if (bw > 30)
         bw = 30;

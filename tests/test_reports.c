@@ -143,6 +143,123 @@ static void failed_run(sb_report *rep, sb_result *r)
                                  "position" };
 }
 
+/* ---- csv.c: the tables as CSV ------------------------------------------ */
+
+static int csv_file_1(FILE *f, const void *rep)
+{
+    return sb_render_csv(f, rep, 1);
+}
+
+static int csv_file_2(FILE *f, const void *rep)
+{
+    return sb_render_csv(f, rep, 2);
+}
+
+static int summary_csv_of(FILE *f, const void *rep)
+{
+    return sb_render_csv(f, rep, 0);
+}
+
+static void test_csv(void **state)
+{
+    (void)state;
+    /* A law of three named categories (one name with a comma, one with
+       quotes), and a 2 x 2 matrix with a cell that expects nothing. */
+    double o1[3] = { 10, 20, 30 }, e1[3] = { 12.5, 20, 27.5 };
+    long lo[3] = { 0, 1, 3 }, hi[3] = { 0, 2, 9 };
+    char n0[] = "none", n1[] = "one, or two", n2[] = "\"many\"";
+    char *labels[3] = { n0, n1, n2 };
+    double o2[4] = { 3, 0, 1, 4 }, e2[4] = { 2, 0, 2, 4 };
+    sb_result r[3];
+    memset(r, 0, sizeof r);
+    r[0].name = "law";
+    r[0].applicable = 1;
+    r[0].statistic = 1.5;
+    r[0].df = 2;
+    r[0].p_value = r[0].p_adjusted = 0.25;
+    r[0].table = (sb_table){ 1, 3, o1, e1, lo, hi };
+    r[0].labels = labels;
+    r[1].name = "skipped";     /* not applicable: no file, empty numbers */
+    r[1].verdict = SB_VERDICT_NA;
+    r[2].name = "matrix";
+    r[2].applicable = 1;
+    r[2].p_value = r[2].p_adjusted = 1;
+    r[2].table = (sb_table){ 2, 2, o2, e2, NULL, NULL };
+    sb_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.results = r;
+    rep.n_results = 3;
+    rep.run.n = 4;
+
+    char name[64];
+    assert_int_equal(sb_csv_name(&rep, 0, name, sizeof name), SB_OK);
+    assert_string_equal(name, "summary.csv");
+    assert_int_equal(sb_csv_name(&rep, 1, name, sizeof name), SB_OK);
+    assert_string_equal(name, "law.csv");
+    assert_int_equal(sb_csv_name(&rep, 2, name, sizeof name), SB_OK);
+    assert_string_equal(name, "matrix.csv");
+    assert_int_equal(sb_csv_name(&rep, 3, name, sizeof name), SB_ERANGE);
+
+    char *text = rendered(summary_csv_of, &rep);
+    assert_string_equal(text,
+        "name,statistic,df,p_value,p_adjusted,verdict\n"
+        "law,1.5,2,0.25,0.25,pass\n"
+        "skipped,,,,,n/a\n"
+        "matrix,0,0,1,1,pass\n");
+    free(text);
+    text = rendered(csv_file_1, &rep);
+    assert_string_equal(text,
+        "lo,hi,label,observed,expected\n"
+        "0,0,none,10,12.5\n"
+        "1,2,\"one, or two\",20,20\n"
+        "3,9,\"\"\"many\"\"\",30,27.5\n");
+    free(text);
+    text = rendered(csv_file_2, &rep);
+    assert_string_equal(text,
+        "row,col,observed,expected,ratio\n"
+        "0,0,3,2,1.5\n"
+        "0,1,0,0,\n"
+        "1,0,1,2,0.5\n"
+        "1,1,4,4,1\n");
+    free(text);
+
+    /* The same tables in the JSON: labels, ranges, rows of cells. */
+    json_t *root = parsed(json_of, &rep);
+    json_t *tests = json_object_get(root, "tests");
+    json_t *t = json_object_get(json_array_get(tests, 0), "table");
+    assert_int_equal(json_integer_value(json_object_get(t, "cols")), 3);
+    assert_true(json_is_true(json_object_get(t, "cells_listed")));
+    assert_true(json_is_false(json_object_get(t, "expected_constant")));
+    assert_string_equal(json_string_value(json_array_get(
+        json_object_get(t, "labels"), 1)), "one, or two");
+    assert_int_equal(json_integer_value(json_array_get(
+        json_object_get(t, "hi"), 2)), 9);
+    assert_int_equal(json_integer_value(json_array_get(json_array_get(
+        json_object_get(t, "observed"), 0), 2)), 30);
+    assert_true(json_is_null(json_object_get(json_array_get(tests, 1),
+                                             "table")));
+    t = json_object_get(json_array_get(tests, 2), "table");
+    assert_int_equal(json_integer_value(json_array_get(json_array_get(
+        json_object_get(t, "observed"), 1), 0)), 1);
+    assert_true(json_real_value(json_array_get(json_array_get(
+        json_object_get(t, "expected"), 1), 1)) == 4.0);
+    json_decref(root);
+
+    /* An escalated run: its stages after its tables. */
+    sb_report esc;
+    sb_result er[2];
+    failed_run(&esc, er);
+    assert_int_equal(sb_csv_name(&esc, 1, name, sizeof name), SB_OK);
+    assert_string_equal(name, "stages.csv");
+    assert_int_equal(sb_csv_name(&esc, 2, name, sizeof name), SB_ERANGE);
+    text = rendered(csv_file_1, &esc);
+    assert_string_equal(text,
+        "stage,seed,samples,samples_requested,verdict,min_p_adjusted,worst\n"
+        "0,7,200000,200000,suspect,0.0002,position\n"
+        "1,99,400000,400000,fail,0,position\n");
+    free(text);
+}
+
 /* ---- outcome.c: the verdict and reason at the top ---------------------- */
 
 static void test_outcome(void **state)
@@ -572,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_corrected_p),
         cmocka_unit_test(test_audit),
         cmocka_unit_test(test_exact),
+        cmocka_unit_test(test_csv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
