@@ -33,6 +33,7 @@
 
 #define BARS_MAX 720          /* outcomes drawn one bar each: 6! */
 #define LISTED_MAX 24         /* outcomes in a table, never-reached named */
+#define MATRIX_LISTED_MAX 100 /* matrix cells also written as a table */
 #define PROFILE_LEVELS 400    /* levels drawn one rectangle each */
 #define GRID_SPAN 2.0         /* the grid's darkest: twice (or half) as
                                  often as uniform */
@@ -330,8 +331,29 @@ static int matrix_heatmap(FILE *f, const sb_exact_report *rep)
             rep->kind == SB_KIND_DEAL ? "hand" : "position",
             flat ? ": all white, every card exactly as likely there as "
                    "under a uniform shuffle" : "");
-    const int rc = sb_svg_heatmap(f, &h);
+    int rc = sb_svg_heatmap(f, &h);
     fputs("</figure>\n", f);
+    /* The fractions themselves, which a tooltip does not print. */
+    if (rc == SB_OK && cells <= MATRIX_LISTED_MAX) {
+        const char *col = rep->kind == SB_KIND_DEAL ? "hand" : "position";
+        fputs("<table class=\"matrix\">\n<thead><tr><th>card</th>", f);
+        for (size_t c = 0; c < cols; c++)
+            fprintf(f, "<th>%s %zu</th>", col, c);
+        fputs("</tr></thead>\n<tbody>\n", f);
+        char card[16];
+        for (size_t r = 0; r < rows; r++) {
+            sb_exact_card_str(rep, r, card, sizeof card);
+            fprintf(f, "<tr><th>%s</th>", card);
+            for (size_t c = 0; c < cols; c++) {
+                fputs("<td class=\"num\">", f);
+                breakable(f, rep->matrix[r * cols + c], '/');
+                fputs("</td>", f);
+            }
+            fputs("</tr>\n", f);
+        }
+        fputs("</tbody>\n</table>\n", f);
+        rc = ferror(f) ? SB_EIO : SB_OK;
+    }
     free(value);
     free(ratio);
     free(uniform);

@@ -279,6 +279,10 @@ class ExactReports(unittest.TestCase):
                     tip = c.all("title")[0].words()
                     self.assertIn(": %s = " % matrix[r][j], tip)
                     self.assertIn("card %s," % CARDS[r], tip)
+                # The same fractions as a table, for paper.
+                table = sec.all("table", "matrix")[0].all("tbody")[0]
+                self.assertEqual([[td.words() for td in tr.all("td")]
+                                  for tr in table.all("tr")], matrix)
                 # Every one of the 6 outcomes has its bar, the ones never
                 # reached at 0.
                 bars = sec.all("rect", "bar")
@@ -408,6 +412,14 @@ class ExactReports(unittest.TestCase):
                     self.assertIn(what, err)
                     self.assertEqual(err.count("\n"), 1)
             self.assertEqual(os.listdir(d), [])
+        # A page that cannot be written after the walk: exit 2, said once.
+        if os.path.exists("/dev/full"):
+            for opt in ("--html", "--markdown"):
+                code, out, err = run(["exact", "naive-swap", "--quiet", opt,
+                                      "/dev/full"])
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(err, "shufflebias: cannot write "
+                                 "'/dev/full': No space left on device\n")
 
 
 def main():
