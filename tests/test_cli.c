@@ -565,7 +565,7 @@ static void compare_example(const char *dir, const char *command,
         char *a = slurp(made), *b = slurp(kept);
         if (strcmp(a, b) != 0)
             print_error("%s differs from what the code makes: run "
-                        "scripts/exact-examples\n", kept);
+                        "scripts/examples\n", kept);
         assert_string_equal(a, b);
         free(a);
         free(b);
@@ -573,7 +573,7 @@ static void compare_example(const char *dir, const char *command,
 }
 
 /* The checked-in exact reports are what the code makes today (the same
-   commands as scripts/exact-examples). */
+   commands as scripts/examples). */
 static void checked_in_exact_reports_are_current(void **state)
 {
     const char *dir = *state;
