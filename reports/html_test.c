@@ -902,6 +902,35 @@ static const sb_result *worst(const sb_report *rep)
     return w;
 }
 
+/* The stream versions of an audit's runs, which may differ (each run
+   keeps the version in which its decks last changed): the most common,
+   then the others with their shuffles, "2 (3: fisher-yates-mod)". */
+static void audit_versions(FILE *f, const sb_report *reps, size_t m)
+{
+    int common = reps[0].run.stream_version;
+    size_t most = 0;
+    for (size_t i = 0; i < m; i++) {
+        size_t k = 0;
+        for (size_t j = 0; j < m; j++)
+            k += reps[j].run.stream_version == reps[i].run.stream_version;
+        if (k > most) {
+            most = k;
+            common = reps[i].run.stream_version;
+        }
+    }
+    fprintf(f, "%d", common);
+    const char *sep = " (";
+    for (size_t i = 0; i < m; i++) {
+        const sb_run_info *r = &reps[i].run;
+        if (r->stream_version == common)
+            continue;
+        fprintf(f, "%s%d: ", sep, r->stream_version);
+        sb_html_escape(f, r->algorithm ? r->algorithm : "samples");
+        sep = ", ";
+    }
+    fputs(*sep == ',' ? ")</dd>\n" : "</dd>\n", f);
+}
+
 int sb_render_audit_html(FILE *f, const sb_report *reps, size_t m,
                          const sb_render_opts *o)
 {
@@ -953,7 +982,7 @@ int sb_render_audit_html(FILE *f, const sb_report *reps, size_t m,
         sb_html_escape(f, run->rng ? run->rng : "-");
         fputs("</dd>\n", f);
         fact(f, "stream version");
-        fprintf(f, "%d</dd>\n", SB_STREAM_VERSION);
+        audit_versions(f, reps, m);
         fact(f, "thresholds");
         fprintf(f, "suspect below %g, fail below %g (Holm-adjusted p)"
                 "</dd>\n", run->suspect_alpha, run->fail_alpha);

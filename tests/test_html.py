@@ -373,6 +373,22 @@ class Pages(unittest.TestCase):
                 self.assertTrue(target.startswith("hm-" + run.attrs["id"]))
         by_id = {r.attrs["id"]: r for r in runs}
         self.assertEqual(by_id["run-naive-swap"].attrs["data-verdict"], "fail")
+        # The runs' stream versions differ (each keeps the version in which
+        # its decks last changed): the facts give each, as the JSON does.
+        self.run_cli("audit", "--n", "8", "--samples", "2000", "--escalate",
+                     "0", "--json", "audit.json", "--quiet", codes=(0, 1, 3))
+        with open(self.path("audit.json")) as f:
+            versions = {r["algorithm"]: r["stream_version"]
+                        for r in json.load(f)["runs"]}
+        common = max(set(versions.values()),
+                     key=list(versions.values()).count)
+        others = ", ".join(f"{v}: {a}" for a, v in versions.items()
+                           if v != common)
+        want = f"{common} ({others})" if others else str(common)
+        facts = root.find("dl", "facts")[0]
+        dts = [d.all_text() for d in facts.find("dt")]
+        dds = [d.all_text() for d in facts.find("dd")]
+        self.assertEqual(dds[dts.index("stream version")], want)
         # Every permutation shuffle's section has its 8 x 8 heatmap, in
         # full at this size.
         swap = by_id["run-naive-swap"]
