@@ -727,9 +727,9 @@ int sb_cli_csv_exact(const char *dir, const char *sub,
 }
 
 /* Whether DIR[/SUB]/NAME is one of 'others': -1 after printing the error
-   naming both, else 0. */
-static int csv_clash(const char *dir, const char *sub, const char *name,
-                     const sb_cli_path *others, size_t n)
+   naming both ('given': DIR as the user wrote it), else 0. */
+static int csv_clash(const char *given, const char *dir, const char *sub,
+                     const char *name, const sb_cli_path *others, size_t n)
 {
     char path[4096 + 160];
     if (sub)
@@ -747,7 +747,7 @@ static int csv_clash(const char *dir, const char *sub, const char *name,
             continue;
         sb_cli_error("--csv '%s' would write '%s', the same file as %s "
                      "'%s': writing it would destroy it; give another "
-                     "name or directory", dir, path, o->option, o->path);
+                     "name or directory", given, path, o->option, o->path);
         return -1;
     }
     return 0;
@@ -756,8 +756,9 @@ static int csv_clash(const char *dir, const char *sub, const char *name,
 /* The names of one report's files in DIR[/SUB] (sb_csv_name: any
    statistic's, as the run's statistics are not all known yet; or
    sb_exact_csv_name's), each checked. */
-static int csv_clashes(const char *dir, const char *sub, sb_cli_csv_what what,
-                       const sb_cli_path *others, size_t n)
+static int csv_clashes(const char *given, const char *dir, const char *sub,
+                       sb_cli_csv_what what, const sb_cli_path *others,
+                       size_t n)
 {
     static const char *const test_names[] = { "run.csv", "summary.csv",
                                               "stages.csv" };
@@ -767,12 +768,12 @@ static int csv_clashes(const char *dir, const char *sub, sb_cli_csv_what what,
                       || what == SB_CLI_CSV_EXACT_ALL;
     const char *const *names = exact ? exact_names : test_names;
     for (size_t k = 0; k < 3; k++)
-        if (csv_clash(dir, sub, names[k], others, n) != 0)
+        if (csv_clash(given, dir, sub, names[k], others, n) != 0)
             return -1;
     for (size_t k = 0; !exact && sb_stat_types[k]; k++) {
         char name[160];
         snprintf(name, sizeof name, "%s.csv", sb_stat_types[k]->name);
-        if (csv_clash(dir, sub, name, others, n) != 0)
+        if (csv_clash(given, dir, sub, name, others, n) != 0)
             return -1;
     }
     return 0;
@@ -792,15 +793,15 @@ int sb_cli_csv_check(const char *dir, sb_cli_csv_what what,
     while (len > 1 && base[len - 1] == '/')
         base[--len] = '\0';
     if (what == SB_CLI_CSV_TEST || what == SB_CLI_CSV_EXACT)
-        return csv_clashes(base, NULL, what, others, n);
+        return csv_clashes(dir, base, NULL, what, others, n);
     /* One subdirectory per algorithm: any the registry holds. */
     if (what == SB_CLI_CSV_AUDIT
-        && (csv_clash(base, NULL, "audit.csv", others, n) != 0
-            || csv_clash(base, NULL, "run.csv", others, n) != 0))
+        && (csv_clash(dir, base, NULL, "audit.csv", others, n) != 0
+            || csv_clash(dir, base, NULL, "run.csv", others, n) != 0))
         return -1;
     for (size_t k = 0; sb_shuffle_types[k]; k++)
-        if (csv_clashes(base, sb_shuffle_types[k]->name, what, others, n)
-            != 0)
+        if (csv_clashes(dir, base, sb_shuffle_types[k]->name, what, others,
+                        n) != 0)
             return -1;
     return 0;
 }
