@@ -9,7 +9,10 @@
  * lo,hi,label,observed,expected (row first when the table has several
  * rows, as a deal's hands); an escalated run's stages last, in
  * "stages.csv".  An exact report gives "outcomes.csv" and,
- * when it has one, "matrix.csv".  Fields are quoted as RFC 4180 says:
+ * when it has one, "matrix.csv".  A matrix's first two columns are named
+ * after what its rows and columns are ("card,position", "card,hand").
+ * Beside them the CLI writes "run.csv" (sb_render_run_csv), which says
+ * which run the files are from.  Fields are quoted as RFC 4180 says:
  * those holding a comma, a quote or a line break, in double quotes, a
  * quote doubled.
  */
@@ -112,7 +115,10 @@ static int stages_csv(FILE *f, const sb_report *rep)
 
 static int summary_csv(FILE *f, const sb_report *rep)
 {
-    fputs("name,statistic,df,p_value,p_adjusted,verdict\n", f);
+    /* p_underflow 1: the p-value is below the double range and written
+       as 0; "< 1e-300" is all that is known of it (the JSON's
+       "p_value_bound"). */
+    fputs("name,statistic,df,p_value,p_underflow,p_adjusted,verdict\n", f);
     for (size_t k = 0; k < rep->n_results; k++) {
         const sb_result *r = &rep->results[k];
         csv_field(f, r->name);
@@ -123,10 +129,10 @@ static int summary_csv(FILE *f, const sb_report *rep)
             csv_number(f, r->df);
             fputc(',', f);
             csv_number(f, r->p_value);
-            fputc(',', f);
+            fputs(r->p_underflow ? ",1," : ",0,", f);
             csv_number(f, r->p_adjusted);
         } else {
-            fputs(",,,", f);
+            fputs(",,,,", f);
         }
         fputc(',', f);
         csv_field(f, sb_verdict_str(r->verdict));
@@ -152,11 +158,21 @@ int sb_render_csv(FILE *f, const sb_report *rep, size_t i)
                            || (r->labels && (t->rows == 1 || r->row_names));
     char name[160];
     if (!categories) {
-        fputs("row,col,observed,expected,ratio\n", f);
+        /* The axes by name ("card,position"); columns that have names of
+           their own ("not drawn") keep them in a column of their own. */
+        csv_field(f, r->row_label ? r->row_label : "row");
+        fputc(',', f);
+        csv_field(f, r->col_label ? r->col_label : "col");
+        fputs(r->labels ? ",label,observed,expected,ratio\n"
+                        : ",observed,expected,ratio\n", f);
         for (size_t row = 0; row < t->rows; row++)
             for (size_t col = 0; col < t->cols; col++) {
                 const size_t cell = row * t->cols + col;
                 fprintf(f, "%zu,%zu,", row, col);
+                if (r->labels) {
+                    csv_field(f, r->labels[col] ? r->labels[col] : "");
+                    fputc(',', f);
+                }
                 csv_number(f, t->observed[cell]);
                 fputc(',', f);
                 csv_number(f, t->expected[cell]);
@@ -284,7 +300,8 @@ int sb_render_exact_csv(FILE *f, const sb_exact_report *rep, size_t i)
        each position 1/n of the time, in each of H hands 1/H). */
     const double uniform = rep->kind == SB_KIND_DEAL ? (double)rep->cols
                                                      : (double)rep->rows;
-    fputs("row,col,probability,decimal,ratio\n", f);
+    fputs(rep->kind == SB_KIND_DEAL ? "card,hand" : "card,position", f);
+    fputs(",probability,decimal,ratio\n", f);
     for (size_t row = 0; row < rep->rows; row++)
         for (size_t col = 0; col < rep->cols; col++) {
             const char *p = rep->matrix[row * rep->cols + col];
@@ -297,5 +314,104 @@ int sb_render_exact_csv(FILE *f, const sb_exact_report *rep, size_t i)
             csv_number(f, v * uniform);
             fputc('\n', f);
         }
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
+/* ---- run.csv ---------------------------------------------------------- */
+
+/* One key,value row; a NULL value leaves the row out. */
+static void csv_pair(FILE *f, const char *key, const char *value)
+{
+    if (!value)
+        return;
+    csv_field(f, key);
+    fputc(',', f);
+    csv_field(f, value);
+    fputc('\n', f);
+}
+
+static void csv_pair_u64(FILE *f, const char *key, uint64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    csv_pair(f, key, buf);
+}
+
+static void csv_pair_double(FILE *f, const char *key, double v)
+{
+    char buf[40] = "";
+    if (isfinite(v))
+        snprintf(buf, sizeof buf, "%.10g", v);
+    csv_pair(f, key, buf);
+}
+
+/* The facts of a sampled run, shared by a report's run.csv and the
+   audit's overview one. */
+static void run_facts(FILE *f, const sb_run_info *run)
+{
+    csv_pair_u64(f, "n", run->n);
+    csv_pair_u64(f, "seed", run->seed);
+    csv_pair(f, "rng", run->rng);
+    csv_pair(f, "source", run->input ? run->input->source
+                          : run->plugin ? "plugin" : "algorithm");
+    csv_pair(f, "plugin", run->plugin);
+    csv_pair_u64(f, "stream_version", (uint64_t)run->stream_version);
+    csv_pair_double(f, "suspect_alpha", run->suspect_alpha);
+    csv_pair_double(f, "fail_alpha", run->fail_alpha);
+}
+
+int sb_render_run_csv(FILE *f, const sb_report *rep, const char *command,
+                      const char *files)
+{
+    const sb_run_info *run = &rep->run;
+    fputs("key,value\n", f);
+    csv_pair(f, "command", command);
+    csv_pair(f, "algorithm", run->algorithm);
+    csv_pair(f, "params", run->params);
+    csv_pair(f, "kind", sb_kind_str(run->kind));
+    csv_pair_u64(f, "samples", run->done);
+    csv_pair_u64(f, "samples_requested",
+                 rep->n_stages && !run->part_end ? rep->stages[0].samples
+                                                 : run->samples);
+    run_facts(f, run);
+    if (run->merged_files)
+        csv_pair_u64(f, "merged_files", run->merged_files);
+    csv_pair(f, "partial", run->partial ? "1" : "0");
+    csv_pair(f, "verdict", sb_report_verdict(rep));
+    csv_pair(f, "files", files);
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
+int sb_render_audit_run_csv(FILE *f, const sb_report *reps, size_t m,
+                            const char *files)
+{
+    fputs("key,value\n", f);
+    csv_pair(f, "command", "audit");
+    csv_pair_u64(f, "runs", m);
+    if (m > 0) {
+        csv_pair_u64(f, "samples_requested", reps[0].run.samples);
+        run_facts(f, &reps[0].run);
+    }
+    csv_pair(f, "files", files);
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
+int sb_render_exact_run_csv(FILE *f, const sb_exact_report *rep,
+                            const char *files)
+{
+    fputs("key,value\n", f);
+    csv_pair(f, "command", "exact");
+    csv_pair(f, "algorithm", rep->algorithm);
+    csv_pair(f, "params", rep->params);
+    csv_pair(f, "kind", sb_kind_str(rep->kind));
+    csv_pair_u64(f, "n", rep->n);
+    csv_pair_u64(f, "paths", rep->paths);
+    csv_pair_u64(f, "reached", rep->reached);
+    csv_pair(f, "partial", rep->partial ? "1" : "0");
+    csv_pair(f, "verdict", rep->verdict == SB_EXACT_UNIFORM ? "uniform"
+                           : rep->verdict == SB_EXACT_BIASED ? "biased"
+                                                             : "inconclusive");
+    csv_pair(f, "tv", rep->tv);
+    csv_pair(f, "files", files);
     return ferror(f) ? SB_EIO : SB_OK;
 }

@@ -136,6 +136,17 @@ int sb_render_audit_csv(FILE *f, const sb_report *reps, size_t m);
 int sb_exact_csv_name(const sb_exact_report *rep, size_t i, char *name,
                       size_t len);
 int sb_render_exact_csv(FILE *f, const sb_exact_report *rep, size_t i);
+/* "run.csv": key,value rows saying which run the files beside it are
+   from ('command' the command's name; 'files' the other files written,
+   space-separated, NULL: no row): the algorithm, its parameters, the
+   samples, seed, source and thresholds, the verdict.  The audit's
+   overview one, and an exact walk's (its paths, verdict and distance). */
+int sb_render_run_csv(FILE *f, const sb_report *rep, const char *command,
+                      const char *files);
+int sb_render_audit_run_csv(FILE *f, const sb_report *reps, size_t m,
+                            const char *files);
+int sb_render_exact_run_csv(FILE *f, const sb_exact_report *rep,
+                            const char *files);
 
 /* A p-value as people read it: "0.4172", "3.1e-09", "< 1e-300". */
 void sb_render_pvalue(char *buf, size_t len, double p, int underflow);

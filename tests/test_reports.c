@@ -160,16 +160,25 @@ static int summary_csv_of(FILE *f, const void *rep)
     return sb_render_csv(f, rep, 0);
 }
 
+static int run_csv_of(FILE *f, const void *rep)
+{
+    return sb_render_run_csv(f, rep, "merge", "summary.csv stages.csv");
+}
+
 static void test_csv(void **state)
 {
     (void)state;
     /* A law of three named categories (one name with a comma, one with
-       quotes), and a 2 x 2 matrix with a cell that expects nothing. */
+       quotes), and a 2 x 2 card x slot matrix with a cell that expects
+       nothing, its columns named (the last "not drawn"), and a p-value
+       below the double range. */
     double o1[3] = { 10, 20, 30 }, e1[3] = { 12.5, 20, 27.5 };
     long lo[3] = { 0, 1, 3 }, hi[3] = { 0, 2, 9 };
     char n0[] = "none", n1[] = "one, or two", n2[] = "\"many\"";
     char *labels[3] = { n0, n1, n2 };
     double o2[4] = { 3, 0, 1, 4 }, e2[4] = { 2, 0, 2, 4 };
+    char s0[] = "1", s1[] = "not drawn";
+    char *slots[2] = { s0, s1 };
     sb_result r[3];
     memset(r, 0, sizeof r);
     r[0].name = "law";
@@ -183,8 +192,12 @@ static void test_csv(void **state)
     r[1].verdict = SB_VERDICT_NA;
     r[2].name = "matrix";
     r[2].applicable = 1;
-    r[2].p_value = r[2].p_adjusted = 1;
+    r[2].p_value = r[2].p_adjusted = 0;
+    r[2].p_underflow = 1;
     r[2].table = (sb_table){ 2, 2, o2, e2, NULL, NULL };
+    r[2].labels = slots;
+    r[2].row_label = "card";
+    r[2].col_label = "slot";
     sb_report rep;
     memset(&rep, 0, sizeof rep);
     rep.results = r;
@@ -202,10 +215,10 @@ static void test_csv(void **state)
 
     char *text = rendered(summary_csv_of, &rep);
     assert_string_equal(text,
-        "name,statistic,df,p_value,p_adjusted,verdict\n"
-        "law,1.5,2,0.25,0.25,pass\n"
-        "skipped,,,,,n/a\n"
-        "matrix,0,0,1,1,pass\n");
+        "name,statistic,df,p_value,p_underflow,p_adjusted,verdict\n"
+        "law,1.5,2,0.25,0,0.25,pass\n"
+        "skipped,,,,,,n/a\n"
+        "matrix,0,0,0,1,0,pass\n");
     free(text);
     text = rendered(csv_file_1, &rep);
     assert_string_equal(text,
@@ -216,11 +229,11 @@ static void test_csv(void **state)
     free(text);
     text = rendered(csv_file_2, &rep);
     assert_string_equal(text,
-        "row,col,observed,expected,ratio\n"
-        "0,0,3,2,1.5\n"
-        "0,1,0,0,\n"
-        "1,0,1,2,0.5\n"
-        "1,1,4,4,1\n");
+        "card,slot,label,observed,expected,ratio\n"
+        "0,0,1,3,2,1.5\n"
+        "0,1,not drawn,0,0,\n"
+        "1,0,1,1,2,0.5\n"
+        "1,1,not drawn,4,4,1\n");
     free(text);
 
     /* The same tables in the JSON: labels, ranges, rows of cells. */
@@ -257,6 +270,17 @@ static void test_csv(void **state)
         "stage,seed,samples,samples_requested,verdict,min_p_adjusted,worst\n"
         "0,7,200000,200000,suspect,0.0002,position\n"
         "1,99,400000,400000,fail,0,position\n");
+    free(text);
+    /* Which run the files are from: the command, the run's facts, the
+       verdict and the files beside it. */
+    esc.run.seed = 7;
+    esc.run.n = 52;
+    text = rendered(run_csv_of, &esc);
+    assert_non_null(strstr(text, "key,value\ncommand,merge\n"));
+    assert_non_null(strstr(text, "\nn,52\n"));
+    assert_non_null(strstr(text, "\nseed,7\n"));
+    assert_non_null(strstr(text, "\nverdict,fail\n"));
+    assert_non_null(strstr(text, "\nfiles,summary.csv stages.csv\n"));
     free(text);
 }
 

@@ -148,19 +148,22 @@ class Tables(unittest.TestCase):
         self.assertIn(code, (0, 1, 3), err)
         self.assertEqual(sorted(os.listdir(d)),
                          ["fixed-points.csv", "permutation.csv",
-                          "position.csv", "summary.csv"])
+                          "position.csv", "run.csv", "summary.csv"])
         summary = read_csv(os.path.join(d, "summary.csv"))
         self.assertEqual(summary[0], ["name", "statistic", "df", "p_value",
-                                      "p_adjusted", "verdict"])
+                                      "p_underflow", "p_adjusted",
+                                      "verdict"])
         self.assertEqual([r[0] for r in summary[1:]],
                          [t["name"] for t in self.report["tests"]])
         for row, t in zip(summary[1:], self.report["tests"]):
-            self.assertEqual(row[5], t["verdict"])
-            self.assertAlmostEqual(float(row[4]), t["p_adjusted"],
+            self.assertEqual(row[6], t["verdict"])
+            # p_underflow: 1 where the JSON gives the p-value as a bound.
+            self.assertEqual(row[4], "1" if "p_value_bound" in t else "0")
+            self.assertAlmostEqual(float(row[5]), t["p_adjusted"],
                                    delta=1e-9 * max(1.0, t["p_adjusted"]))
         pos = read_csv(os.path.join(d, "position.csv"))
-        self.assertEqual(pos[0], ["row", "col", "observed", "expected",
-                                  "ratio"])
+        self.assertEqual(pos[0], ["card", "position", "observed",
+                                  "expected", "ratio"])
         obs = test_of(self.report, "position")["table"]["observed"]
         self.assertEqual(len(pos), 1 + self.n * self.n)
         for r, c, o, e, ratio in pos[1:]:
@@ -336,7 +339,8 @@ class Merged(unittest.TestCase):
             for row in t["observed"]:
                 self.assertEqual(sum(row), 2000)
             self.assertEqual(sorted(os.listdir(d)),
-                             ["cycles.csv", "position.csv", "summary.csv"])
+                             ["cycles.csv", "position.csv", "run.csv",
+                              "summary.csv"])
 
 
 class Audit(unittest.TestCase):
@@ -379,7 +383,7 @@ class ExactCsv(unittest.TestCase):
             self.assertEqual(code, 1, err)
             rep = load(os.path.join(tmp, "e.json"))
             self.assertEqual(sorted(os.listdir(d)),
-                             ["matrix.csv", "outcomes.csv"])
+                             ["matrix.csv", "outcomes.csv", "run.csv"])
             rows = read_csv(os.path.join(d, "outcomes.csv"))
             self.assertEqual(rows[0], ["perm", "paths", "probability",
                                        "decimal", "ratio"])
@@ -390,8 +394,8 @@ class ExactCsv(unittest.TestCase):
                              [(o["perm"], o["exact"])
                               for o in rep["permutations"]])
             m = read_csv(os.path.join(d, "matrix.csv"))
-            self.assertEqual(m[0], ["row", "col", "probability", "decimal",
-                                    "ratio"])
+            self.assertEqual(m[0], ["card", "position", "probability",
+                                    "decimal", "ratio"])
             self.assertEqual(len(m), 10)
             for r, c, p, dec, ratio in m[1:]:
                 self.assertEqual(p, rep["position_matrix"][int(r)][int(c)])

@@ -145,6 +145,16 @@ static int check_html(const audit_options *o)
            || sb_cli_check_html(o->html) != 0 ? -1 : 0;
 }
 
+/* No file --csv DIR writes is one of the other outputs.  0, or -1 after
+   printing the error. */
+static int check_csv(const audit_options *o)
+{
+    const sb_cli_path others[] = { { "--json", o->json },
+                                   { "--markdown", o->markdown },
+                                   { "--html", o->html } };
+    return sb_cli_csv_check(o->csv, SB_CLI_CSV_AUDIT, others, 3);
+}
+
 static int write_file(const char *path, const sb_report *reps, size_t m,
                       int (*render)(FILE *, const sb_report *, size_t))
 {
@@ -177,11 +187,18 @@ static int write_csv(const char *dir, const sb_report *reps, size_t m)
     if (rc != 0)
         return rc;
     for (size_t i = 0; i < m; i++) {
-        const int rc = sb_cli_csv_report(dir, reps[i].run.algorithm, &reps[i]);
+        const int rc = sb_cli_csv_report(dir, reps[i].run.algorithm, "audit",
+                                         &reps[i]);
         if (rc != 0)
             return rc;
     }
-    return 0;
+    /* Last, which audit the overview is from. */
+    sb_outfile out;
+    snprintf(path, sizeof path, "%s/run.csv", dir);
+    if (sb_cli_open_out(&out, path) != 0)
+        return -1;
+    return sb_cli_close_out(&out, sb_render_audit_run_csv(
+                                      out.f, reps, m, "audit.csv") == SB_OK);
 }
 
 int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
@@ -195,7 +212,7 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
     if (sb_cli_check_rng(o.rng) != 0 || sb_cli_distinct(&json, &md, 1) != 0
         || sb_cli_can_write(o.json) != 0
         || sb_cli_can_write(o.markdown) != 0 || check_html(&o) != 0
-        || sb_cli_csv_prepare(o.csv) != 0)
+        || check_csv(&o) != 0)
         return SB_EXIT_USAGE;
     size_t total = 0;
     while (sb_shuffle_types[total])

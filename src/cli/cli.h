@@ -207,9 +207,11 @@ int sb_cli_csv_prepare(const char *dir);
 int sb_cli_csv_make(const char *path);
 /* Write the CSV files of a report (reports/csv.c) into DIR, or into its
    subdirectory 'sub' (made when missing; NULL: none), each through a
-   temporary file put in place when whole.  0; -1 after printing the
+   temporary file put in place when whole, and last "run.csv" naming
+   the run ('command': "test", "merge", "audit") and the files written.
+   Files of other names in DIR are left alone.  0; -1 after printing the
    error; 1 when the run's stop cut a write. */
-int sb_cli_csv_report(const char *dir, const char *sub,
+int sb_cli_csv_report(const char *dir, const char *sub, const char *command,
                       const struct sb_report *rep);
 struct sb_exact_report;
 int sb_cli_csv_exact(const char *dir, const char *sub,
@@ -234,6 +236,21 @@ typedef struct sb_cli_path {
    0, or -1 after printing the error. */
 int sb_cli_distinct(const sb_cli_path *out, const sb_cli_path *others,
                     size_t n);
+/* What --csv DIR writes: a report's files in DIR (test, merge), the
+   audit's overview in DIR and each algorithm's files in DIR/ALGORITHM,
+   an exact walk's files in DIR, or exact --all's in DIR/ALGORITHM. */
+typedef enum sb_cli_csv_what {
+    SB_CLI_CSV_TEST,
+    SB_CLI_CSV_AUDIT,
+    SB_CLI_CSV_EXACT,
+    SB_CLI_CSV_EXACT_ALL
+} sb_cli_csv_what;
+/* Before a run: sb_cli_csv_prepare, and no file --csv DIR may write is
+   one of 'others' (inputs and the other outputs; as sb_cli_distinct
+   compares them), so that nothing is written over.  DIR NULL: nothing
+   to check.  0, or -1 after printing the error, which names both. */
+int sb_cli_csv_check(const char *dir, sb_cli_csv_what what,
+                     const sb_cli_path *others, size_t n);
 
 /* Before a run: a state can be saved as 'path' - a regular file or none,
    beside which a temporary file can be made - and saving it throws no

@@ -534,7 +534,8 @@ int sb_cli_report_with(const sb_report *rep, const char *json, int quiet,
         cut |= rc > 0;
     }
     if (csv) {
-        const int rc = sb_cli_csv_report(csv, NULL, rep);
+        const int rc = sb_cli_csv_report(csv, NULL, rep->run.merged_files
+                                                    ? "merge" : "test", rep);
         if (rc < 0)
             code = SB_EXIT_USAGE;
         cut |= rc > 0;
@@ -624,24 +625,50 @@ static int csv_place(const char *dir, const char *sub, char *buf,
     return sb_cli_csv_make(buf);
 }
 
+/* One CSV file, 'path', through a temporary file put in place when
+   whole: 0, -1 after printing the error, 1 when the stop cut it. */
+typedef int (*csv_render_fn)(FILE *f, const void *rep, size_t i,
+                             const char *command, const char *files);
+
+static int csv_write(const char *path, const void *rep, size_t i,
+                     const char *command, const char *files,
+                     csv_render_fn render)
+{
+    sb_outfile out;
+    return sb_cli_open_out(&out, path) != 0 ? -1
+         : sb_cli_finish_out(&out, render(out.f, rep, i, command, files));
+}
+
 /* The CSV files of one report: 'name' gives the i-th file's name (SB_OK)
-   or says there is none (SB_ERANGE), 'render' writes it. */
+   or says there is none (SB_ERANGE), 'render' writes it (i), then
+   'run' the run.csv that lists them (i unused).  The directory is made
+   only when a file goes into it. */
 static int csv_files(const char *dir, const char *sub, const void *rep,
+                     const char *command,
                      int (*name)(const void *, size_t, char *, size_t),
-                     int (*render)(FILE *, const void *, size_t))
+                     csv_render_fn render, csv_render_fn run)
 {
     char place[4096], file[64], path[4096 + 80];
+    char files[4096] = "";
+    size_t used = 0;
     if (csv_place(dir, sub, place, sizeof place) != 0)
         return -1;
     for (size_t i = 0; name(rep, i, file, sizeof file) == SB_OK; i++) {
         snprintf(path, sizeof path, "%s/%s", place, file);
-        sb_outfile out;
-        const int rc = sb_cli_open_out(&out, path) != 0 ? -1
-                     : sb_cli_finish_out(&out, render(out.f, rep, i));
+        const int rc = csv_write(path, rep, i, command, NULL, render);
         if (rc != 0)
             return rc;
+        /* A name too long for the list is left out of it (none is: they
+           are the statistics' names). */
+        const int w = snprintf(files + used, sizeof files - used, "%s%s",
+                               used ? " " : "", file);
+        if (w > 0 && (size_t)w < sizeof files - used)
+            used += (size_t)w;
+        else
+            files[used] = '\0';
     }
-    return 0;
+    snprintf(path, sizeof path, "%s/run.csv", place);
+    return csv_write(path, rep, 0, command, files, run);
 }
 
 static int csv_test_name(const void *rep, size_t i, char *name, size_t len)
@@ -649,9 +676,19 @@ static int csv_test_name(const void *rep, size_t i, char *name, size_t len)
     return sb_csv_name(rep, i, name, len);
 }
 
-static int csv_test_render(FILE *f, const void *rep, size_t i)
+static int csv_test_render(FILE *f, const void *rep, size_t i,
+                           const char *command, const char *files)
 {
+    (void)command;
+    (void)files;
     return sb_render_csv(f, rep, i);
+}
+
+static int csv_test_run(FILE *f, const void *rep, size_t i,
+                        const char *command, const char *files)
+{
+    (void)i;
+    return sb_render_run_csv(f, rep, command, files);
 }
 
 static int csv_exact_name(const void *rep, size_t i, char *name, size_t len)
@@ -659,20 +696,114 @@ static int csv_exact_name(const void *rep, size_t i, char *name, size_t len)
     return sb_exact_csv_name(rep, i, name, len);
 }
 
-static int csv_exact_render(FILE *f, const void *rep, size_t i)
+static int csv_exact_render(FILE *f, const void *rep, size_t i,
+                            const char *command, const char *files)
 {
+    (void)command;
+    (void)files;
     return sb_render_exact_csv(f, rep, i);
 }
 
-int sb_cli_csv_report(const char *dir, const char *sub, const sb_report *rep)
+static int csv_exact_run(FILE *f, const void *rep, size_t i,
+                         const char *command, const char *files)
 {
-    return csv_files(dir, sub, rep, csv_test_name, csv_test_render);
+    (void)i;
+    (void)command;
+    return sb_render_exact_run_csv(f, rep, files);
+}
+
+int sb_cli_csv_report(const char *dir, const char *sub, const char *command,
+                      const sb_report *rep)
+{
+    return csv_files(dir, sub, rep, command, csv_test_name, csv_test_render,
+                     csv_test_run);
 }
 
 int sb_cli_csv_exact(const char *dir, const char *sub,
                      const sb_exact_report *rep)
 {
-    return csv_files(dir, sub, rep, csv_exact_name, csv_exact_render);
+    return csv_files(dir, sub, rep, "exact", csv_exact_name,
+                     csv_exact_render, csv_exact_run);
+}
+
+/* Whether DIR[/SUB]/NAME is one of 'others': -1 after printing the error
+   naming both ('given': DIR as the user wrote it), else 0. */
+static int csv_clash(const char *given, const char *dir, const char *sub,
+                     const char *name, const sb_cli_path *others, size_t n)
+{
+    char path[4096 + 160];
+    if (sub)
+        snprintf(path, sizeof path, "%s/%s/%s", dir, sub, name);
+    else
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+    for (size_t i = 0; i < n; i++) {
+        const sb_cli_path *o = &others[i];
+        struct stat st;
+        /* A terminal, pipe or device is written in place (as in
+           sb_cli_distinct). */
+        if (!o->path || strcmp(o->path, "-") == 0
+            || (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode))
+            || !sb_outfile_same(path, o->path))
+            continue;
+        sb_cli_error("--csv '%s' would write '%s', the same file as %s "
+                     "'%s': writing it would destroy it; give another "
+                     "name or directory", given, path, o->option, o->path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The names of one report's files in DIR[/SUB] (sb_csv_name: any
+   statistic's, as the run's statistics are not all known yet; or
+   sb_exact_csv_name's), each checked. */
+static int csv_clashes(const char *given, const char *dir, const char *sub,
+                       sb_cli_csv_what what, const sb_cli_path *others,
+                       size_t n)
+{
+    static const char *const test_names[] = { "run.csv", "summary.csv",
+                                              "stages.csv" };
+    static const char *const exact_names[] = { "run.csv", "outcomes.csv",
+                                               "matrix.csv" };
+    const int exact = what == SB_CLI_CSV_EXACT
+                      || what == SB_CLI_CSV_EXACT_ALL;
+    const char *const *names = exact ? exact_names : test_names;
+    for (size_t k = 0; k < 3; k++)
+        if (csv_clash(given, dir, sub, names[k], others, n) != 0)
+            return -1;
+    for (size_t k = 0; !exact && sb_stat_types[k]; k++) {
+        char name[160];
+        snprintf(name, sizeof name, "%s.csv", sb_stat_types[k]->name);
+        if (csv_clash(given, dir, sub, name, others, n) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int sb_cli_csv_check(const char *dir, sb_cli_csv_what what,
+                     const sb_cli_path *others, size_t n)
+{
+    if (!dir)
+        return 0;
+    if (sb_cli_csv_prepare(dir) != 0)
+        return -1;
+    /* "DIR/" and "DIR" name the same files. */
+    char base[4096];
+    snprintf(base, sizeof base, "%s", dir);
+    size_t len = strlen(base);
+    while (len > 1 && base[len - 1] == '/')
+        base[--len] = '\0';
+    if (what == SB_CLI_CSV_TEST || what == SB_CLI_CSV_EXACT)
+        return csv_clashes(dir, base, NULL, what, others, n);
+    /* One subdirectory per algorithm: any the registry holds. */
+    if (what == SB_CLI_CSV_AUDIT
+        && (csv_clash(dir, base, NULL, "audit.csv", others, n) != 0
+            || csv_clash(dir, base, NULL, "run.csv", others, n) != 0))
+        return -1;
+    for (size_t k = 0; sb_shuffle_types[k]; k++)
+        if (csv_clashes(dir, base, sb_shuffle_types[k]->name, what, others,
+                        n) != 0)
+            return -1;
+    return 0;
 }
 
 int sb_cli_can_write(const char *path)

@@ -367,11 +367,17 @@ int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
     const sb_cli_path json = { "--json", o.json },
                       md = { "--markdown", o.markdown },
                       others[] = { { "--markdown", o.markdown },
-                                   { "--plugin", o.plugin } };
+                                   { "--plugin", o.plugin } },
+                      csv_others[] = { { "--json", o.json },
+                                       { "--markdown", o.markdown },
+                                       { "--html", o.html },
+                                       { "--plugin", o.plugin } };
     if (sb_cli_distinct(&json, others, 2) != 0
         || sb_cli_distinct(&md, others + 1, 1) != 0
         || sb_cli_can_write(o.json) != 0 || sb_cli_can_write(o.markdown) != 0
-        || sb_cli_csv_prepare(o.csv) != 0)
+        || sb_cli_csv_check(o.csv, o.all ? SB_CLI_CSV_EXACT_ALL
+                                         : SB_CLI_CSV_EXACT, csv_others, 4)
+           != 0)
         return SB_EXIT_USAGE;
     /* Nor the page any of them. */
     const sb_cli_path html = { "--html", o.html },

@@ -327,12 +327,21 @@ static int save_merged(const merge_options *o, merged *m)
     return 0;
 }
 
+/* No file --csv DIR writes is an input or another output: 'others'
+   holds the inputs and --state, with room for two more. */
+static int csv_check(const merge_options *o, sb_cli_path *others)
+{
+    others[o->n_files + 1] = (sb_cli_path){ "--json", o->json };
+    others[o->n_files + 2] = (sb_cli_path){ "--html", o->html };
+    return sb_cli_csv_check(o->csv, SB_CLI_CSV_TEST, others, o->n_files + 3);
+}
+
 /* Before reading anything: neither output is an input or the other,
    and each can be written (the state without throwing work away).  0,
    or -1 after printing the error. */
 static int check_outputs(const merge_options *o)
 {
-    sb_cli_path *others = calloc(o->n_files + 1, sizeof *others);
+    sb_cli_path *others = calloc(o->n_files + 3, sizeof *others);
     if (!others) {
         sb_cli_error("out of memory");
         return -1;
@@ -345,7 +354,7 @@ static int check_outputs(const merge_options *o)
     int rc = sb_cli_distinct(&json, others, o->n_files + 1) != 0
              || sb_cli_distinct(&state, others, o->n_files) != 0
              || sb_cli_can_write(o->json) != 0
-             || sb_cli_csv_prepare(o->csv) != 0
+             || csv_check(o, others) != 0
              || (o->state && sb_cli_can_save(o->state, NULL, o->force) != 0)
              ? -1 : 0;
     free(others);

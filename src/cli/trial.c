@@ -578,7 +578,15 @@ static int check_outputs(const test_options *o)
         || sb_cli_distinct(&state, others, 2) != 0
         || check_exec_words(o, &json) != 0)
         return -1;
-    return sb_cli_can_write(o->json) != 0 ? -1 : sb_cli_csv_prepare(o->csv);
+    /* Nor any file --csv DIR writes. */
+    const sb_cli_path csv_others[] = { { "--plugin", o->plugin },
+                                       { "--input", o->input },
+                                       { "--resume", o->resume },
+                                       { "--state", o->state },
+                                       { "--json", o->json },
+                                       { "--html", o->html } };
+    return sb_cli_can_write(o->json) != 0 ? -1
+         : sb_cli_csv_check(o->csv, SB_CLI_CSV_TEST, csv_others, 6);
 }
 
 /* Before anything runs: the page is none of the inputs or the other
