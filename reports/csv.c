@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/exact_grid.h"
 #include "reports/tables.h"
 #include "shufflebias/status.h"
 
@@ -256,17 +257,6 @@ int sb_exact_csv_name(const sb_exact_report *rep, size_t i, char *name,
     return SB_OK;
 }
 
-/* "p/q" as a double (p and q may exceed 2^64: read as doubles). */
-static double fraction_value(const char *s)
-{
-    char *end;
-    const double p = strtod(s, &end);
-    if (*end != '/')
-        return p;
-    const double q = strtod(end + 1, NULL);
-    return q > 0.0 ? p / q : NAN;
-}
-
 int sb_render_exact_csv(FILE *f, const sb_exact_report *rep, size_t i)
 {
     char name[16];
@@ -298,20 +288,19 @@ int sb_render_exact_csv(FILE *f, const sb_exact_report *rep, size_t i)
     /* The card x position (or card x hand) matrix: each cell's exact
        probability, its decimal, and its ratio to uniform (a card is in
        each position 1/n of the time, in each of H hands 1/H). */
-    const double uniform = rep->kind == SB_KIND_DEAL ? (double)rep->cols
-                                                     : (double)rep->rows;
+    const double uniform = sb_exact_cell_uniform(rep);
     fputs(rep->kind == SB_KIND_DEAL ? "card,hand" : "card,position", f);
     fputs(",probability,decimal,ratio\n", f);
     for (size_t row = 0; row < rep->rows; row++)
         for (size_t col = 0; col < rep->cols; col++) {
             const char *p = rep->matrix[row * rep->cols + col];
-            const double v = fraction_value(p);
+            const double v = sb_exact_fraction_value(p);
             fprintf(f, "%zu,%zu,", row, col);
             csv_field(f, p);
             fputc(',', f);
             csv_number(f, v);
             fputc(',', f);
-            csv_number(f, v * uniform);
+            csv_number(f, v / uniform);
             fputc('\n', f);
         }
     return ferror(f) ? SB_EIO : SB_OK;

@@ -12,6 +12,7 @@
 #include "reports/exact_grid.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -71,6 +72,21 @@ void sb_exact_card_str(const sb_exact_report *rep, size_t card, char *buf,
                        size_t len)
 {
     card_str(buf, len, rep->n, (sb_card)card, 0);
+}
+
+double sb_exact_fraction_value(const char *s)
+{
+    char *end;
+    const double p = strtod(s, &end);
+    if (*end != '/')
+        return p;
+    const double q = strtod(end + 1, NULL);
+    return q > 0.0 ? p / q : NAN;
+}
+
+double sb_exact_cell_uniform(const sb_exact_report *rep)
+{
+    return 1.0 / (double)(rep->kind == SB_KIND_DEAL ? rep->cols : rep->rows);
 }
 
 static const char *outcome_noun(const sb_exact_report *rep)

@@ -25,6 +25,13 @@ void sb_exact_outcome_str(const sb_exact_report *rep, const sb_card *sample,
 /* A card's name: a letter up to 26 cards (A is card 0), a number beyond. */
 void sb_exact_card_str(const sb_exact_report *rep, size_t card, char *buf,
                        size_t len);
+/* A fraction "p/q" (or "p") as a double; p and q may exceed 2^64, and
+   are read as doubles.  NAN for a zero denominator. */
+double sb_exact_fraction_value(const char *s);
+/* The probability of a cell of the exact matrix under a uniform shuffle:
+   a card is in each position (or slot of a draw) 1/n of the time, in
+   each of H hands of n/H cards 1/H of the time. */
+double sb_exact_cell_uniform(const sb_exact_report *rep);
 
 /* One grid: reports with the same outcomes (same kind, deck, outcome
    length, hands and number of possible outcomes). */

@@ -52,17 +52,6 @@ static const char *verdict_key(const sb_exact_report *rep)
     return rep->verdict == SB_EXACT_UNIFORM ? "uniform" : "biased";
 }
 
-/* A fraction "p/q" (or "p") as a double. */
-static double fraction_value(const char *s)
-{
-    char *end;
-    const double p = strtod(s, &end);
-    if (*end != '/')
-        return p;
-    const double q = strtod(end + 1, NULL);
-    return q > 0 ? p / q : NAN;
-}
-
 /* The id of a report's section: "run-NAME", every character of the
    name other than a letter, digit, '-' or '_' made a '-', as on the pages
    of 'test' and 'audit' (the names of built-in algorithms are unique, so
@@ -307,9 +296,9 @@ static int matrix_heatmap(FILE *f, const sb_exact_report *rep)
        1/H of the time.  Not the column's total over the cards: a walk
        that left mass unexplored has columns that sum to less. */
     for (size_t c = 0; c < cols; c++)
-        uniform[c] = 1.0 / (double)(rep->kind == SB_KIND_DEAL ? cols : rows);
+        uniform[c] = sb_exact_cell_uniform(rep);
     for (size_t i = 0; i < cells; i++) {
-        value[i] = fraction_value(rep->matrix[i]);
+        value[i] = sb_exact_fraction_value(rep->matrix[i]);
         ratio[i] = value[i] / uniform[i % cols];
     }
     /* Every cell exactly as uniform, proven: all white.  Equal cells in
