@@ -327,58 +327,33 @@ static int save_merged(const merge_options *o, merged *m)
     return 0;
 }
 
-/* No file --csv DIR writes is an input or another output: 'others'
-   holds the inputs and --state, with room for two more. */
-static int csv_check(const merge_options *o, sb_cli_path *others)
-{
-    others[o->n_files + 1] = (sb_cli_path){ "--json", o->json };
-    others[o->n_files + 2] = (sb_cli_path){ "--html", o->html };
-    return sb_cli_csv_check(o->csv, SB_CLI_CSV_TEST, others, o->n_files + 3);
-}
-
-/* Before reading anything: neither output is an input or the other,
-   and each can be written (the state without throwing work away).  0,
-   or -1 after printing the error. */
+/* Before reading anything: no output is an input or another output, and
+   each can be written (the state without throwing work away).  0, or -1
+   after printing the error. */
 static int check_outputs(const merge_options *o)
 {
-    sb_cli_path *others = calloc(o->n_files + 3, sizeof *others);
+    /* The inputs, then --state, --json and --html: each output is
+       checked against those before it, and --csv's files against all. */
+    const size_t n = o->n_files;
+    sb_cli_path *others = calloc(n + 3, sizeof *others);
     if (!others) {
         sb_cli_error("out of memory");
         return -1;
     }
-    for (size_t k = 0; k < o->n_files; k++)
+    for (size_t k = 0; k < n; k++)
         others[k] = (sb_cli_path){ "the input", o->files[k] };
-    others[o->n_files] = (sb_cli_path){ "--state", o->state };
-    const sb_cli_path json = { "--json", o->json },
-                      state = { "--state", o->state };
-    int rc = sb_cli_distinct(&json, others, o->n_files + 1) != 0
-             || sb_cli_distinct(&state, others, o->n_files) != 0
+    others[n] = (sb_cli_path){ "--state", o->state };
+    others[n + 1] = (sb_cli_path){ "--json", o->json };
+    others[n + 2] = (sb_cli_path){ "--html", o->html };
+    int rc = sb_cli_distinct(&others[n + 1], others, n + 1) != 0
+             || sb_cli_distinct(&others[n], others, n) != 0
+             || sb_cli_distinct(&others[n + 2], others, n + 2) != 0
              || sb_cli_can_write(o->json) != 0
-             || csv_check(o, others) != 0
+             || (o->html && sb_cli_check_html(o->html) != 0)
+             || sb_cli_csv_check(o->csv, SB_CLI_CSV_TEST, others, n + 3)
+                    != 0
              || (o->state && sb_cli_can_save(o->state, NULL, o->force) != 0)
              ? -1 : 0;
-    free(others);
-    return rc;
-}
-
-/* Before reading anything: the page is no input and no other output, and
-   can be written.  0, or -1 after printing the error. */
-static int check_html(const merge_options *o)
-{
-    if (!o->html)
-        return 0;
-    sb_cli_path *others = calloc(o->n_files + 2, sizeof *others);
-    if (!others) {
-        sb_cli_error("out of memory");
-        return -1;
-    }
-    for (size_t k = 0; k < o->n_files; k++)
-        others[k] = (sb_cli_path){ "the input", o->files[k] };
-    others[o->n_files] = (sb_cli_path){ "--state", o->state };
-    others[o->n_files + 1] = (sb_cli_path){ "--json", o->json };
-    const sb_cli_path html = { "--html", o->html };
-    const int rc = sb_cli_distinct(&html, others, o->n_files + 2) != 0
-                   || sb_cli_check_html(o->html) != 0 ? -1 : 0;
     free(others);
     return rc;
 }
@@ -389,7 +364,7 @@ int sb_cmd_merge(const sb_cli *cli, int argc, char **argv)
     int prc = parse(argc, argv, &o);
     if (prc != 0)
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
-    if (check_outputs(&o) != 0 || check_html(&o) != 0)
+    if (check_outputs(&o) != 0)
         return SB_EXIT_USAGE;
     merged m = { 0 };
     sb_report rep;
