@@ -149,6 +149,20 @@ static void num(FILE *f, double x)
     fputs(b, f);
 }
 
+/* The end of an <svg> start tag: its size, the same view box, a role. */
+static void svg_size(FILE *f, double width, double height)
+{
+    fputs(" width=\"", f);
+    num(f, width);
+    fputs("\" height=\"", f);
+    num(f, height);
+    fputs("\" viewBox=\"0 0 ", f);
+    num(f, width);
+    fputc(' ', f);
+    num(f, height);
+    fputs("\" role=\"img\">\n", f);
+}
+
 /* A ratio as data-ratio holds it. */
 static void ratio_attr(FILE *f, double r)
 {
@@ -236,15 +250,8 @@ int sb_svg_heatmap(FILE *f, const sb_heatmap *h)
     sb_html_escape(f, h->row_label ? h->row_label : "row");
     fputs("\" data-col-label=\"", f);
     sb_html_escape(f, h->col_label ? h->col_label : "column");
-    fputs("\" width=\"", f);
-    num(f, width);
-    fputs("\" height=\"", f);
-    num(f, height);
-    fputs("\" viewBox=\"0 0 ", f);
-    num(f, width);
-    fputc(' ', f);
-    num(f, height);
-    fputs("\" role=\"img\">\n", f);
+    fputc('"', f);
+    svg_size(f, width, height);
 
     /* The axes: the column label above, the row label turned on the
        left, ticks every few cells (numbered from 0, as data-r and data-c
@@ -426,15 +433,8 @@ int sb_svg_bars(FILE *f, const sb_bars *b)
         sb_html_escape(f, b->id);
         fputc('"', f);
     }
-    fprintf(f, " data-count=\"%zu\" width=\"", k);
-    num(f, width);
-    fputs("\" height=\"", f);
-    num(f, height);
-    fputs("\" viewBox=\"0 0 ", f);
-    num(f, width);
-    fputc(' ', f);
-    num(f, height);
-    fputs("\" role=\"img\">\n", f);
+    fprintf(f, " data-count=\"%zu\"", k);
+    svg_size(f, width, height);
 
     /* The y axis: gridlines and values. */
     for (double v = 0; v <= ymax * (1 + 1e-9); v += step) {
