@@ -329,6 +329,16 @@ int sb_svg_heatmap(FILE *f, const sb_heatmap *h)
         fputs("</g>\n", f);
     }
     fputs("</g>\n", f);
+    /* A frame, so that a map of white cells (a fair run) is seen. */
+    fputs("<rect class=\"frame\" x=\"", f);
+    num(f, ml);
+    fputs("\" y=\"", f);
+    num(f, mt);
+    fputs("\" width=\"", f);
+    num(f, gw);
+    fputs("\" height=\"", f);
+    num(f, gh);
+    fputs("\"/>\n", f);
 
     /* The legend: every colour step, the ratios at its ends, quarter
        and middle. */

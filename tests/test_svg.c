@@ -398,6 +398,10 @@ static void test_heatmap_default_tip(void **state)
     assert_contains(s, "<title>card 0, hand 1: ratio 2</title>");
     assert_null(strstr(s, "legend"));
     assert_int_equal(occurrences(s, "class=\"tick\""), 3);
+    /* The frame around the cells (2 of 10 pixels by 1), without which
+       white cells would not be seen. */
+    assert_int_equal(occurrences(s, "class=\"frame\""), 1);
+    assert_contains(s, "width=\"20\" height=\"10\"/>");
     free(s);
     /* Cells that stand for blocks of 4: the ticks number the table's
        columns, 0 and 4. */
