@@ -66,6 +66,35 @@ class Clashes(unittest.TestCase):
                           for p in os.listdir(self.d)
                           if os.path.isdir(os.path.join(self.d, p))}, dirs)
 
+    def test_dir_is_another_output(self):
+        # DIR named as another output: refused before the run, nothing
+        # made; before, the run went on and one of the two was lost.
+        for args, option in (
+                (["test", "fisher-yates", "--n", "5", "--samples", "100",
+                  "--json", "same", "--csv", "same"], "--json"),
+                (["exact", "naive-swap", "--n", "3", "--markdown", "same",
+                  "--csv", "same/"], "--markdown"),
+                (["audit", "--n", "4", "--samples", "300", "--escalate",
+                  "0", "--html", "same", "--csv", "same"], "--html")):
+            with self.subTest(args=args):
+                code, _, err = run(args + ["--quiet"], self.d)
+                self.assertEqual(code, 2, err)
+                self.assertIn("is the same path as %s 'same'" % option, err)
+                self.assertEqual(os.listdir(self.d), [])
+
+    def test_dir_in_the_way(self):
+        # A file where a run's subdirectory goes is an error naming it,
+        # after the run: the directory was free when it was checked.
+        os.makedirs(os.path.join(self.d, "out"))
+        self.make("out/naive-swap", "not a directory\n")
+        code, _, err = run(["exact", "--all", "--n", "3", "--quiet",
+                            "--csv", "out"], self.d)
+        self.assertEqual(code, 2, err)
+        self.assertIn("cannot make the directory 'out/naive-swap': a file "
+                      "of that name is in the way", err)
+        self.assertEqual(read_bytes(os.path.join(self.d, "out/naive-swap")),
+                         b"not a directory\n")
+
     def make(self, path, text="keep me\n"):
         full = os.path.join(self.d, path)
         os.makedirs(os.path.dirname(full), exist_ok=True)

@@ -599,9 +599,13 @@ int sb_cli_csv_make(const char *path)
     struct stat sb;
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
         return 0;
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+    /* EEXIST: made meanwhile, by another run or as something else. */
+    if (mkdir(path, 0777) != 0
+        && (errno != EEXIST || stat(path, &sb) != 0
+            || !S_ISDIR(sb.st_mode))) {
         sb_cli_error("--csv: cannot make the directory '%s': %s", path,
-                     strerror(errno));
+                     errno == EEXIST ? "a file of that name is in the way"
+                                     : strerror(errno));
         return -1;
     }
     return 0;
@@ -792,6 +796,17 @@ int sb_cli_csv_check(const char *dir, sb_cli_csv_what what,
     size_t len = strlen(base);
     while (len > 1 && base[len - 1] == '/')
         base[--len] = '\0';
+    /* DIR itself named as another output: one of the two would be lost
+       after the run, the directory or the file. */
+    for (size_t i = 0; i < n; i++) {
+        const sb_cli_path *o = &others[i];
+        if (!o->path || strcmp(o->path, "-") == 0
+            || !sb_outfile_same(base, o->path))
+            continue;
+        sb_cli_error("--csv '%s' is the same path as %s '%s': give "
+                     "another name", dir, o->option, o->path);
+        return -1;
+    }
     if (what == SB_CLI_CSV_TEST || what == SB_CLI_CSV_EXACT)
         return csv_clashes(dir, base, NULL, what, others, n);
     /* One subdirectory per algorithm: any the registry holds. */
