@@ -214,8 +214,8 @@ int sb_render_csv(FILE *f, const sb_report *rep, size_t i)
 
 int sb_render_audit_csv(FILE *f, const sb_report *reps, size_t m)
 {
-    fputs("algorithm,params,literature,verdict,lowest_p_from,p_adjusted\n",
-          f);
+    fputs("algorithm,params,literature,stream_version,verdict,lowest_p_from,"
+          "p_adjusted\n", f);
     for (size_t i = 0; i < m; i++) {
         const sb_report *rep = &reps[i];
         const sb_result *w = NULL;
@@ -229,7 +229,7 @@ int sb_render_audit_csv(FILE *f, const sb_report *reps, size_t m)
         csv_field(f, rep->run.params);
         fputc(',', f);
         csv_field(f, rep->run.literature ? rep->run.literature : "");
-        fputc(',', f);
+        fprintf(f, ",%d,", rep->run.stream_version);
         csv_field(f, sb_report_verdict(rep));
         fputc(',', f);
         if (w) {
@@ -335,8 +335,9 @@ static void csv_pair_double(FILE *f, const char *key, double v)
 }
 
 /* The facts of a sampled run, shared by a report's run.csv and the
-   audit's overview one. */
-static void run_facts(FILE *f, const sb_run_info *run)
+   audit's overview one (which leaves out the stream version: its runs'
+   may differ, and audit.csv gives each). */
+static void run_facts(FILE *f, const sb_run_info *run, int version)
 {
     csv_pair_u64(f, "n", run->n);
     csv_pair_u64(f, "seed", run->seed);
@@ -344,7 +345,8 @@ static void run_facts(FILE *f, const sb_run_info *run)
     csv_pair(f, "source", run->input ? run->input->source
                           : run->plugin ? "plugin" : "algorithm");
     csv_pair(f, "plugin", run->plugin);
-    csv_pair_u64(f, "stream_version", (uint64_t)run->stream_version);
+    if (version)
+        csv_pair_u64(f, "stream_version", (uint64_t)run->stream_version);
     csv_pair_double(f, "suspect_alpha", run->suspect_alpha);
     csv_pair_double(f, "fail_alpha", run->fail_alpha);
 }
@@ -362,7 +364,7 @@ int sb_render_run_csv(FILE *f, const sb_report *rep, const char *command,
     csv_pair_u64(f, "samples_requested",
                  rep->n_stages && !run->part_end ? rep->stages[0].samples
                                                  : run->samples);
-    run_facts(f, run);
+    run_facts(f, run, 1);
     if (run->merged_files)
         csv_pair_u64(f, "merged_files", run->merged_files);
     csv_pair(f, "partial", run->partial ? "1" : "0");
@@ -379,7 +381,7 @@ int sb_render_audit_run_csv(FILE *f, const sb_report *reps, size_t m,
     csv_pair_u64(f, "runs", m);
     if (m > 0) {
         csv_pair_u64(f, "samples_requested", reps[0].run.samples);
-        run_facts(f, &reps[0].run);
+        run_facts(f, &reps[0].run, 0);
     }
     csv_pair(f, "files", files);
     return ferror(f) ? SB_EIO : SB_OK;

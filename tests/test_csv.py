@@ -236,7 +236,8 @@ class RunFile(unittest.TestCase):
             for r in runs:
                 kr = keys(os.path.join(tmp, "au", r[0], "run.csv"))
                 self.assertEqual((kr["command"], kr["algorithm"],
-                                  kr["verdict"]), ("audit", r[0], r[3]))
+                                  kr["stream_version"], kr["verdict"]),
+                                 ("audit", r[0], r[3], r[4]))
             code, _, err = run(["exact", "naive-swap", "--n", "3", "--quiet",
                                 "--csv", "ex"], tmp)
             self.assertEqual(code, 1, err)
