@@ -182,7 +182,11 @@ static int write_csv(const char *dir, const sb_report *reps, size_t m)
     char path[4096];
     if (sb_cli_csv_make(dir) != 0)
         return -1;
-    snprintf(path, sizeof path, "%s/audit.csv", dir);
+    if (snprintf(path, sizeof path, "%s/audit.csv", dir)
+        >= (int)sizeof path) {
+        sb_cli_error("--csv: the directory's name is too long: %s", dir);
+        return -1;
+    }
     const int rc = write_file(path, reps, m, sb_render_audit_csv);
     if (rc != 0)
         return rc;
@@ -194,7 +198,7 @@ static int write_csv(const char *dir, const sb_report *reps, size_t m)
     }
     /* Last, which audit the overview is from. */
     sb_outfile out;
-    snprintf(path, sizeof path, "%s/run.csv", dir);
+    snprintf(path, sizeof path, "%s/run.csv", dir);   /* shorter */
     if (sb_cli_open_out(&out, path) != 0)
         return -1;
     return sb_cli_close_out(&out, sb_render_audit_run_csv(
