@@ -10,18 +10,6 @@
 
 #include "shufflebias/status.h"
 
-/* The applicable result with the smallest adjusted p-value, or NULL. */
-static const sb_result *worst(const sb_report *rep)
-{
-    const sb_result *w = NULL;
-    for (size_t i = 0; i < rep->n_results; i++) {
-        const sb_result *r = &rep->results[i];
-        if (r->applicable && (!w || r->p_adjusted < w->p_adjusted))
-            w = r;
-    }
-    return w;
-}
-
 /* What the verdict means next to the literature's word. */
 static const char *agreement(const sb_report *rep)
 {
@@ -48,7 +36,7 @@ static const char *agreement(const sb_report *rep)
 static void row_fields(const sb_report *rep, char *stat, size_t slen,
                        char *p, size_t plen)
 {
-    const sb_result *w = worst(rep);
+    const sb_result *w = sb_report_worst(rep);
     snprintf(stat, slen, "%s", w ? w->name : "-");
     if (w)
         sb_render_pvalue(p, plen, w->p_adjusted, w->p_underflow);
@@ -156,5 +144,5 @@ int sb_render_audit_json_with(FILE *f, const sb_report *reps, size_t m,
     for (size_t i = 0; i < m; i++)
         json_array_append_new(runs, sb_report_json_with(&reps[i], o));
     json_object_set_new(root, "runs", runs);
-    return sb_render_json_value(f, root);
+    return sb_render_reports_json(f, root, reps, m);
 }

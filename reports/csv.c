@@ -51,6 +51,63 @@ static void csv_number(FILE *f, double v)
         fprintf(f, "%.10g", v);
 }
 
+/* The numbers of a matrix's file, which may have 16.8 million lines
+   (position at 4096 cards): "%.10g" would be most of its time, and such a
+   matrix holds few distinct expected counts and ratios.  So an integer is
+   written digit by digit, and any other number formatted once and found
+   again in a small table of the last ones seen.  The text is what
+   csv_number writes. */
+#define MEMO_SLOTS 256u
+
+typedef struct csv_memo {
+    double value[MEMO_SLOTS];
+    char text[MEMO_SLOTS][32];
+    unsigned char set[MEMO_SLOTS];
+} csv_memo;
+
+/* The decimal digits of 'v' at 'out'; their count. */
+static size_t digits(uint64_t v, char *out)
+{
+    char tmp[24];
+    size_t k = 0;
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < k; i++)
+        out[i] = tmp[k - 1 - i];
+    return k;
+}
+
+/* 'v' as csv_number writes it, at 'out' (32 bytes at least); its
+   length. */
+static size_t number_text(csv_memo *m, double v, char *out)
+{
+    if (!isfinite(v))
+        return 0;
+    /* "%.10g" writes an integer below 10^10 as its digits ("-0" aside). */
+    if (v == floor(v) && fabs(v) < 1e10 && !(v == 0 && signbit(v))) {
+        size_t k = 0;
+        if (v < 0)
+            out[k++] = '-';
+        return k + digits((uint64_t)fabs(v), out + k);
+    }
+    uint64_t h;
+    memcpy(&h, &v, sizeof h);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 29;
+    const size_t slot = (size_t)(h % MEMO_SLOTS);
+    if (!m->set[slot] || m->value[slot] != v) {
+        snprintf(m->text[slot], sizeof m->text[slot], "%.10g", v);
+        m->value[slot] = v;
+        m->set[slot] = 1;
+    }
+    const size_t len = strlen(m->text[slot]);
+    memcpy(out, m->text[slot], len);
+    return len;
+}
+
 /* How many results kept a table. */
 static size_t tables(const sb_report *rep)
 {
@@ -166,21 +223,33 @@ int sb_render_csv(FILE *f, const sb_report *rep, size_t i)
         csv_field(f, r->col_label ? r->col_label : "col");
         fputs(r->labels ? ",label,observed,expected,ratio\n"
                         : ",observed,expected,ratio\n", f);
+        csv_memo *memo = calloc(1, sizeof *memo);
+        if (!memo)
+            return SB_ENOMEM;
+        /* A line at a time: row, col, [label,] three numbers. */
+        char line[4 * 32 + 48];
         for (size_t row = 0; row < t->rows; row++)
             for (size_t col = 0; col < t->cols; col++) {
                 const size_t cell = row * t->cols + col;
-                fprintf(f, "%zu,%zu,", row, col);
+                size_t k = digits(row, line);
+                line[k++] = ',';
+                k += digits(col, line + k);
+                line[k++] = ',';
                 if (r->labels) {
+                    fwrite(line, 1, k, f);
                     csv_field(f, r->labels[col] ? r->labels[col] : "");
-                    fputc(',', f);
+                    k = 0;
+                    line[k++] = ',';
                 }
-                csv_number(f, t->observed[cell]);
-                fputc(',', f);
-                csv_number(f, t->expected[cell]);
-                fputc(',', f);
-                csv_number(f, sb_tables_ratio(t, cell));
-                fputc('\n', f);
+                k += number_text(memo, t->observed[cell], line + k);
+                line[k++] = ',';
+                k += number_text(memo, t->expected[cell], line + k);
+                line[k++] = ',';
+                k += number_text(memo, sb_tables_ratio(t, cell), line + k);
+                line[k++] = '\n';
+                fwrite(line, 1, k, f);
             }
+        free(memo);
         return ferror(f) ? SB_EIO : SB_OK;
     }
     const int many = t->rows > 1;
@@ -218,12 +287,7 @@ int sb_render_audit_csv(FILE *f, const sb_report *reps, size_t m)
           "p_adjusted\n", f);
     for (size_t i = 0; i < m; i++) {
         const sb_report *rep = &reps[i];
-        const sb_result *w = NULL;
-        for (size_t k = 0; k < rep->n_results; k++) {
-            const sb_result *r = &rep->results[k];
-            if (r->applicable && (!w || r->p_adjusted < w->p_adjusted))
-                w = r;
-        }
+        const sb_result *w = sb_report_worst(rep);
         csv_field(f, rep->run.algorithm);
         fputc(',', f);
         csv_field(f, rep->run.params);

@@ -84,6 +84,11 @@ double sb_exact_fraction_value(const char *s)
     return q > 0.0 ? p / q : NAN;
 }
 
+const char *sb_exact_fraction_shown(const char *s)
+{
+    return s[0] == '0' && (s[1] == '/' || s[1] == '\0') ? "0" : s;
+}
+
 double sb_exact_cell_uniform(const sb_exact_report *rep)
 {
     return 1.0 / (double)(rep->kind == SB_KIND_DEAL ? rep->cols : rep->rows);
@@ -110,8 +115,8 @@ static void print_matrix(FILE *f, const sb_exact_report *rep)
         return;
     size_t w = 4;
     for (size_t i = 0; i < rep->rows * rep->cols; i++)
-        if (strlen(rep->matrix[i]) > w)
-            w = strlen(rep->matrix[i]);
+        if (strlen(sb_exact_fraction_shown(rep->matrix[i])) > w)
+            w = strlen(sb_exact_fraction_shown(rep->matrix[i]));
     fprintf(f, "\nexact %s matrix (row: card; column: %s):\n     ",
             rep->kind == SB_KIND_DEAL ? "card x hand" : "card x position",
             rep->kind == SB_KIND_DEAL ? "hand" : "final position");
@@ -123,7 +128,8 @@ static void print_matrix(FILE *f, const sb_exact_report *rep)
         card_str(name, sizeof name, rep->n, (sb_card)c, 0);
         fprintf(f, "  %-3s", name);
         for (size_t j = 0; j < rep->cols; j++)
-            fprintf(f, " %*s", (int)w, rep->matrix[c * rep->cols + j]);
+            fprintf(f, " %*s", (int)w,
+                    sb_exact_fraction_shown(rep->matrix[c * rep->cols + j]));
         fputc('\n', f);
     }
 }
@@ -136,8 +142,21 @@ static void heading(FILE *f, const sb_exact_report *rep)
             rep->params[0] ? ")" : "");
 }
 
+/* --expect, under the verdict: held, not held, or nothing to hold it to
+   (an interrupted or inconclusive walk: its exit code stands). */
+static void expectation_text(FILE *f, const sb_exact_report *rep,
+                             const char *expect)
+{
+    if (!expect)
+        return;
+    const int held = sb_exact_expectation(rep, expect);
+    fprintf(f, "expected: %s - %s\n", expect,
+            held > 0 ? "held" : held == 0 ? "NOT HELD" : "not judged");
+}
+
 /* An interrupted walk: its totals, no outcome listed. */
-static int summary_text(FILE *f, const sb_exact_report *rep, int timing)
+static int summary_text(FILE *f, const sb_exact_report *rep, int timing,
+                        const char *expect)
 {
     const char *noun = outcome_noun(rep);
     heading(f, rep);
@@ -148,9 +167,11 @@ static int summary_text(FILE *f, const sb_exact_report *rep, int timing)
     fprintf(f, ": %" PRIu64 " of %s %s reached\n", rep->reached,
             rep->possible, noun);
     fprintf(f, "mass of the paths walked: %s = %.6g; unexplored: %.6g\n",
-            rep->explored, rep->explored_d, rep->unexplored_d);
+            sb_exact_fraction_shown(rep->explored), rep->explored_d,
+            rep->unexplored_d);
     fprintf(f, "\nverdict: INCONCLUSIVE - interrupted; the %s reached "
             "are not listed (a walk run to its end lists them)\n", noun);
+    expectation_text(f, rep, expect);
     if (timing)
         fprintf(f, "time: %.2f s\n", rep->seconds);
     return ferror(f) ? SB_EIO : SB_OK;
@@ -165,8 +186,9 @@ int sb_render_exact_text_with(FILE *f, const sb_exact_report *rep,
                               const sb_render_opts *opts)
 {
     const int timing = !(opts && opts->no_timing);
+    const char *expect = opts ? opts->expect : NULL;
     if (rep->summary_only)
-        return summary_text(f, rep, timing);
+        return summary_text(f, rep, timing, expect);
     const char *noun = outcome_noun(rep);
     heading(f, rep);
     fprintf(f, "%" PRIu64 " paths walked", rep->paths);
@@ -220,8 +242,9 @@ int sb_render_exact_text_with(FILE *f, const sb_exact_report *rep,
                 i = rep->n_levels - LEVELS_SHOWN - 1;
                 continue;
             }
-            fprintf(f, "  %-20s %-12.6g %8.4f  %" PRIu64 "\n", l->fraction,
-                    l->probability, l->ratio, l->outcomes);
+            fprintf(f, "  %-20s %-12.6g %8.4f  %" PRIu64 "\n",
+                    sb_exact_fraction_shown(l->fraction), l->probability,
+                    l->ratio, l->outcomes);
         }
     }
     if (rep->n_never > 0) {
@@ -236,8 +259,11 @@ int sb_render_exact_text_with(FILE *f, const sb_exact_report *rep,
         fprintf(f, "\nnever reached: %s of %s %s\n", rep->unreached,
                 rep->possible, noun);
     }
-    fprintf(f, "total-variation distance from uniform: %s = %.6g\n", rep->tv,
-            rep->tv_d);
+    if (rep->tv_d == 0)
+        fputs("total-variation distance from uniform: 0\n", f);
+    else
+        fprintf(f, "total-variation distance from uniform: %s = %.6g\n",
+                rep->tv, rep->tv_d);
     if (rep->min_ratio > 0)
         fprintf(f, "max/min probability ratio: %.6g (most likely %.4g x "
                 "uniform, least likely %.4g x uniform)\n",
@@ -261,6 +287,7 @@ int sb_render_exact_text_with(FILE *f, const sb_exact_report *rep,
     else
         fprintf(f, "\nverdict: INCONCLUSIVE - no bias in the mass walked, "
                 "but %s was not explored\n", rep->unexplored);
+    expectation_text(f, rep, expect);
     if (timing)
         fprintf(f, "time: %.2f s\n", rep->seconds);
     return ferror(f) ? SB_EIO : SB_OK;
@@ -331,9 +358,21 @@ static json_t *machine_keys(json_t *root, const sb_exact_report *rep,
     json_object_set_new(root, "timing", timing);
     return root;
 }
-static json_t *exact_json(const sb_exact_report *rep, int shell,
-                          int no_timing)
+
+/* The keys of --expect after "uniform", with 'o' asking for them. */
+static void expectation_keys(json_t *root, const sb_exact_report *rep,
+                             const sb_render_opts *o)
 {
+    if (o && o->expectation)
+        sb_expectation_json(root, o->expect,
+                            sb_exact_expectation(rep, o->expect));
+}
+
+/* 'o' NULL: the defaults. */
+static json_t *exact_json(const sb_exact_report *rep, int shell,
+                          const sb_render_opts *o)
+{
+    const int no_timing = o && o->no_timing;
     json_t *root = json_object();
     json_object_set_new(root, "command", json_string("exact"));
     json_object_set_new(root, "algorithm", json_string(rep->algorithm));
@@ -359,6 +398,7 @@ static json_t *exact_json(const sb_exact_report *rep, int shell,
         json_object_set_new(root, "unexplored_mass",
                             json_string(rep->unexplored));
         json_object_set_new(root, "uniform", json_false());
+        expectation_keys(root, rep, o);
         json_object_set_new(root, "partial", json_true());
         return machine_keys(root, rep, no_timing);
     }
@@ -396,6 +436,7 @@ static json_t *exact_json(const sb_exact_report *rep, int shell,
     json_object_set_new(root, "max_ratio", json_real(rep->max_ratio));
     json_object_set_new(root, "min_ratio", json_real(rep->min_ratio));
     json_object_set_new(root, "uniform", json_boolean(rep->verdict == SB_EXACT_UNIFORM));
+    expectation_keys(root, rep, o);
     json_object_set_new(root, "partial",
                         json_boolean(rep->partial || !listed));
     if (rep->matrix) {
@@ -415,13 +456,13 @@ static json_t *exact_json(const sb_exact_report *rep, int shell,
 
 json_t *sb_exact_json(const sb_exact_report *rep)
 {
-    return exact_json(rep, 0, 0);
+    return exact_json(rep, 0, NULL);
 }
 
 json_t *sb_exact_json_with(const sb_exact_report *rep,
                            const sb_render_opts *o)
 {
-    return exact_json(rep, 0, o && o->no_timing);
+    return exact_json(rep, 0, o);
 }
 
 /* Writing the JSON text, which for millions of outcomes takes seconds:
@@ -429,7 +470,7 @@ json_t *sb_exact_json_with(const sb_exact_report *rep,
 typedef struct json_out {
     FILE *f;
     const volatile sig_atomic_t *stop;
-    int no_timing;
+    const sb_render_opts *opts;   /* NULL: the defaults */
 } json_out;
 
 static int put_unless_stopped(const char *buf, size_t size, void *data)
@@ -486,7 +527,7 @@ static int put_list(const json_out *o, const sb_exact_report *rep,
    0, or -1 when stopped or a write failed. */
 static int put_streamed(const json_out *o, const sb_exact_report *rep)
 {
-    json_t *shell = exact_json(rep, 1, o->no_timing);
+    json_t *shell = exact_json(rep, 1, o->opts);
     char *text = shell ? json_dumps(shell, JSON_FLAGS) : NULL;
     json_decref(shell);
     if (!text)
@@ -519,10 +560,9 @@ int sb_render_exact_json(FILE *f, const sb_exact_report *rep)
 int sb_render_exact_json_with(FILE *f, const sb_exact_report *rep,
                               const sb_render_opts *opts)
 {
-    const int no_timing = opts && opts->no_timing;
     if (!rep->summary_only && !(rep->stop && *rep->stop)) {
         const long start = ftell(f);
-        const json_out out = { f, rep->stop, no_timing };
+        const json_out out = { f, rep->stop, opts };
         if (put_streamed(&out, rep) == 0) {
             fputc('\n', f);
             return ferror(f) ? SB_EIO : SB_OK;
@@ -540,7 +580,7 @@ int sb_render_exact_json_with(FILE *f, const sb_exact_report *rep,
         if (fileno(f) >= 0 && ftruncate(fileno(f), (off_t)start) != 0)
             return SB_EIO;
     }
-    return sb_render_json_value(f, exact_json(rep, 0, no_timing));
+    return sb_render_json_value(f, exact_json(rep, 0, opts));
 }
 
 /* Text for a Markdown table cell: '|' (between a deal's hands) escaped. */
@@ -566,7 +606,8 @@ static void markdown_section(FILE *f, const sb_exact_report *rep,
         fprintf(f, "Interrupted after %" PRIu64 " paths: %" PRIu64 " of %s "
                 "%s reached, with an exact mass of %s; %s unexplored. "
                 "Inconclusive.\n", rep->paths, rep->reached, rep->possible,
-                noun, rep->explored, rep->unexplored);
+                noun, sb_exact_fraction_shown(rep->explored),
+                sb_exact_fraction_shown(rep->unexplored));
         return;
     }
     fprintf(f, "%" PRIu64 " paths", rep->paths);
@@ -592,8 +633,11 @@ static void markdown_section(FILE *f, const sb_exact_report *rep,
         markdown_cell(f, s);
         fputs(" | 0 | 0 | 0 | 0 |\n", f);
     }
-    fprintf(f, "\nTotal-variation distance from uniform: **%s** (%.6g).",
-            rep->tv, rep->tv_d);
+    if (rep->tv_d == 0)
+        fputs("\nTotal-variation distance from uniform: **0**.", f);
+    else
+        fprintf(f, "\nTotal-variation distance from uniform: **%s** "
+                "(%.6g).", rep->tv, rep->tv_d);
     if (rep->unexplored_d > 0)
         fprintf(f, " Exact up to an unexplored mass of %s.", rep->unexplored);
     fprintf(f, " %s\n", rep->verdict == SB_EXACT_UNIFORM ? "Exactly uniform."
@@ -614,7 +658,9 @@ static void markdown_section(FILE *f, const sb_exact_report *rep,
             card_str(name, sizeof name, rep->n, (sb_card)c, 0);
             fprintf(f, "| %s |", name);
             for (size_t j = 0; j < rep->cols; j++)
-                fprintf(f, " %s |", rep->matrix[c * rep->cols + j]);
+                fprintf(f, " %s |",
+                        sb_exact_fraction_shown(rep->matrix[c * rep->cols
+                                                            + j]));
             fputc('\n', f);
         }
     }

@@ -28,6 +28,9 @@ void sb_exact_card_str(const sb_exact_report *rep, size_t card, char *buf,
 /* A fraction "p/q" (or "p") as a double; p and q may exceed 2^64, and
    are read as doubles.  NAN for a zero denominator. */
 double sb_exact_fraction_value(const char *s);
+/* A fraction as people read it: "0" for a zero one ("0/1", as the JSON
+   and CSV keep it for programs), else 's' itself. */
+const char *sb_exact_fraction_shown(const char *s);
 /* The probability of a cell of the exact matrix under a uniform shuffle:
    a card is in each position (or slot of a draw) 1/n of the time, in
    each of H hands of n/H cards 1/H of the time. */

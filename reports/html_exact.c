@@ -274,7 +274,7 @@ static void matrix_tip(const void *ctx, size_t r, size_t c, char *buf,
     const size_t i = r * rep->cols + c;
     snprintf(buf, len, "card %s, %s %zu: %s = %.6g, %.4g x uniform (%.4g)",
              card, rep->kind == SB_KIND_DEAL ? "hand" : "position", c,
-             rep->matrix[i], x->value[i],
+             sb_exact_fraction_shown(rep->matrix[i]), x->value[i],
              x->uniform[c] > 0 ? x->value[i] / x->uniform[c] : NAN,
              x->uniform[c]);
 }
@@ -342,7 +342,8 @@ static int matrix_heatmap(FILE *f, const sb_exact_report *rep)
             fprintf(f, "<tr><th>%s</th>", card);
             for (size_t c = 0; c < cols; c++) {
                 fputs("<td class=\"num\">", f);
-                breakable(f, rep->matrix[r * cols + c], '/');
+                breakable(f, sb_exact_fraction_shown(rep->matrix[r * cols
+                                                                 + c]), '/');
                 fputs("</td>", f);
             }
             fputs("</tr>\n", f);
@@ -444,7 +445,10 @@ static int outcome_bars(FILE *f, const sb_exact_report *rep)
         if (strlen(s) > longest)
             longest = strlen(s);
     }
-    const int turned = (double)longest * 6.5 > bw;
+    /* A label of 10 px capitals takes about 8 px a letter: side by side
+       they need that and a gap of 4 px, or they turn (at 60 degrees, 7 px
+       of height a letter). */
+    const int turned = (double)longest * 8 + 4 > bw;
     const double ml = 44, mt = 8, ph = 160, pw = bw * (double)k;
     const double mb = 26 + (labelled ? (turned ? 7.0 * (double)longest : 12)
                                      : 0);
@@ -530,15 +534,23 @@ static int level_profile(FILE *f, const sb_exact_report *rep)
     if (rep->n_levels <= PROFILE_LEVELS) {
         for (size_t i = 0; i < rep->n_levels; i++) {
             const sb_exact_level *l = &rep->levels[i];
-            const double x0 = ml + pw * done / total;
+            double x0 = ml + pw * done / total;
             done += (double)l->outcomes;
-            const double w = ml + pw * done / total - x0;
+            double w = ml + pw * done / total - x0;
+            /* At least a pixel each, inside the axis: the most likely
+               levels are often a sliver of the outcomes, and the last,
+               drawn over its neighbours, is the maximum the text
+               states. */
+            if (w < 1)
+                w = 1;
+            if (x0 + w > ml + pw)
+                x0 = ml + pw - w;
             const double h = ph * l->ratio / ymax;
             fprintf(f, "<rect class=\"level\" x=\"%.2f\" y=\"%.2f\" "
                     "width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
                     "data-ratio=\"%.6g\"><title>%" PRIu64 " %s ", x0,
                     l->ratio == 0 ? mt + ph : mt + ph - h,
-                    w > 0.3 ? w : 0.3, l->ratio == 0 ? 4 : h,
+                    w, l->ratio == 0 ? 4 : h,
                     l->ratio == 0 ? RED : "#6b8fb5", l->ratio, l->outcomes,
                     noun_of(rep));
             if (l->ratio == 0)
@@ -548,24 +560,32 @@ static int level_profile(FILE *f, const sb_exact_report *rep)
                         l->fraction, l->ratio);
         }
     } else {
-        /* Thousands of levels: one outline, a point per pixel column (the
-           levels rise, so the last one in a column is its highest). */
+        /* Thousands of levels: one outline, a pixel column at a time,
+           each as high as the highest level in it (the last to start
+           there: the levels rise), so that a level narrower than a pixel
+           is never lost under a lower one - the most likely takes the
+           last column at least, at the height the text states. */
         fprintf(f, "<path class=\"level\" fill=\"#6b8fb5\" d=\"M%.1f %.1f",
                 ml, mt + ph);
-        double last_x = -1;
-        for (size_t i = 0; i < rep->n_levels; i++) {
-            const sb_exact_level *l = &rep->levels[i];
-            done += (double)l->outcomes;
-            const double x = ml + pw * done / total;
-            if (floor(x) == floor(last_x) && i + 1 < rep->n_levels)
-                continue;
-            const double y = mt + ph - ph * l->ratio / ymax;
-            fprintf(f, "V%.1fH%.1f", y, x);
-            last_x = x;
+        const size_t columns = (size_t)pw;
+        size_t i = 0;
+        double start = 0, last_y = mt + ph;
+        for (size_t c = 0; c < columns && rep->n_levels > 0; c++) {
+            /* Past every level that starts in column c or before it. */
+            while (i + 1 < rep->n_levels
+                   && pw * (start + (double)rep->levels[i].outcomes) / total
+                      < (double)c + 1) {
+                start += (double)rep->levels[i].outcomes;
+                i++;
+            }
+            const double y = mt + ph - ph * rep->levels[i].ratio / ymax;
+            if (y != last_y)
+                fprintf(f, "H%.1fV%.1f", ml + (double)c, y);
+            last_y = y;
         }
-        fprintf(f, "V%.1fZ\"><title>%zu probability levels, from %.4g to "
-                "%.4g x uniform</title></path>\n", mt + ph, rep->n_levels,
-                rep->min_ratio, rep->max_ratio);
+        fprintf(f, "H%.1fV%.1fZ\"><title>%zu probability levels, from %.4g to "
+                "%.4g x uniform</title></path>\n", ml + pw, mt + ph,
+                rep->n_levels, rep->min_ratio, rep->max_ratio);
         if (rep->n_levels > 0 && rep->levels[0].ratio == 0)
             fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" "
                     "height=\"4\" fill=\"" RED "\"/>\n", ml, mt + ph,
@@ -594,8 +614,11 @@ static void numbers(FILE *f, const sb_exact_report *rep)
     fprintf(f, "</td></tr>\n<tr><th>%s possible</th><td>%s, each %s under "
             "a uniform shuffle</td></tr>\n", noun, rep->possible,
             rep->uniform);
-    fprintf(f, "<tr><th>total-variation distance</th><td>%s = %.6g</td>"
-            "</tr>\n", rep->tv, rep->tv_d);
+    if (rep->tv_d == 0)
+        fputs("<tr><th>total-variation distance</th><td>0</td></tr>\n", f);
+    else
+        fprintf(f, "<tr><th>total-variation distance</th><td>%s = %.6g</td>"
+                "</tr>\n", rep->tv, rep->tv_d);
     fputs("<tr><th>max/min ratio</th><td>", f);
     if (rep->min_ratio > 0)
         fprintf(f, "%.6g (most likely %.4g x uniform, least likely %.4g x "
@@ -673,8 +696,9 @@ static int section(FILE *f, const sb_exact_report *rep, const char *bias)
     if (rep->summary_only)
         fprintf(f, "after %" PRIu64 " paths: %" PRIu64 " of %s %s reached, "
                 "with an exact mass of %s; %s unexplored", rep->paths,
-                rep->reached, rep->possible, noun, rep->explored,
-                rep->unexplored);
+                rep->reached, rep->possible, noun,
+                sb_exact_fraction_shown(rep->explored),
+                sb_exact_fraction_shown(rep->unexplored));
     else if (rep->verdict == SB_EXACT_UNIFORM)
         fprintf(f, "every one of the %s %s has probability %s",
                 rep->possible, noun, rep->uniform);

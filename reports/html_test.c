@@ -522,6 +522,17 @@ static void facts(FILE *f, const page *pg, const sb_report *rep)
         for (size_t k = 0; k < run->n_merged_seeds; k++)
             fprintf(f, "%s%" PRIu64, k ? ", " : " ", run->merged_seeds[k]);
         fputs("</dd>\n", f);
+        if (pg->o && pg->o->merged_names && pg->o->merged_name_seeds) {
+            fact(f, "files");
+            fputs("<ul class=\"merged\">", f);
+            for (size_t k = 0; k < run->merged_files; k++) {
+                fputs("<li><code>", f);
+                sb_html_escape(f, pg->o->merged_names[k]);
+                fprintf(f, "</code> (seed %" PRIu64 ")</li>",
+                        pg->o->merged_name_seeds[k]);
+            }
+            fputs("</ul></dd>\n", f);
+        }
     } else if (!(in && strcmp(in->source, "input") == 0)) {
         fact(f, "seed");
         fprintf(f, "%" PRIu64, run->seed);
@@ -890,18 +901,6 @@ int sb_render_html(FILE *f, const sb_report *rep, const sb_render_opts *o)
     return st == SB_OK && ferror(f) ? SB_EIO : st;
 }
 
-/* The statistic with the smallest adjusted p-value, or NULL. */
-static const sb_result *worst(const sb_report *rep)
-{
-    const sb_result *w = NULL;
-    for (size_t i = 0; i < rep->n_results; i++) {
-        const sb_result *r = &rep->results[i];
-        if (r->applicable && (!w || r->p_adjusted < w->p_adjusted))
-            w = r;
-    }
-    return w;
-}
-
 /* The stream versions of an audit's runs, which may differ (each run
    keeps the version in which its decks last changed): the most common,
    then the others with their shuffles, "2 (3: fisher-yates-mod)". */
@@ -1005,7 +1004,7 @@ int sb_render_audit_html(FILE *f, const sb_report *reps, size_t m,
     for (size_t i = 0; i < m; i++) {
         const sb_report *rep = &reps[i];
         const char *v = run_verdict(rep);
-        const sb_result *w = worst(rep);
+        const sb_result *w = sb_report_worst(rep);
         fputs("<tr><td><a href=\"#", f);
         run_id(f, rep);
         fputs("\">", f);

@@ -10,8 +10,10 @@
  */
 #include "reports/render.h"
 
+#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,18 +69,51 @@ static json_t *strings_or_null(char *const *names, size_t count)
     return a;
 }
 
-/* One cell of a summarized table. */
-static json_t *cell_object(const sb_table *t, size_t cell)
+/* One cell of a summarized table, with its column's name when the
+   columns have names (an order of 'permutation'). */
+static json_t *cell_object(const sb_result *r, size_t n, size_t cell)
 {
+    const sb_table *t = &r->table;
     if (cell == SIZE_MAX)
         return json_null();
-    return json_pack("{s:I, s:I, s:o, s:f, s:o, s:o}",
-                     "row", (json_int_t)(cell / t->cols),
-                     "col", (json_int_t)(cell % t->cols),
-                     "observed", count_value(t->observed[cell]),
-                     "expected", t->expected[cell],
-                     "ratio", real_or_null(sb_tables_ratio(t, cell)),
-                     "residual", real_or_null(sb_tables_residual(t, cell)));
+    json_t *j = json_pack("{s:I, s:I, s:o, s:f, s:o, s:o}",
+                          "row", (json_int_t)(cell / t->cols),
+                          "col", (json_int_t)(cell % t->cols),
+                          "observed", count_value(t->observed[cell]),
+                          "expected", t->expected[cell],
+                          "ratio", real_or_null(sb_tables_ratio(t, cell)),
+                          "residual",
+                          real_or_null(sb_tables_residual(t, cell)));
+    char name[160];
+    sb_tables_col_name(r, n, cell % t->cols, name, sizeof name);
+    if (j && name[0])
+        json_object_set_new(j, "label", json_string(name));
+    return j;
+}
+
+/* ---- Tables too large for a tree ----------------------------------------
+
+   A table listed whole (--full-tables) can hold millions of cells: 16.8
+   million for position at 4096 cards, where Jansson would spend some 40
+   bytes a value on a tree of them.  Such an array stands in the tree as a
+   placeholder string, MARK then its kind and the address of its result,
+   and sb_render_reports_json writes it cell by cell as it writes the
+   tree, in the same layout as Jansson's: the cells never become a tree.
+   Only a result of the reports being written is ever read (an address is
+   checked against them), so a string that happens to look like a
+   placeholder is written as it is. */
+#define MARK "\001sb-table:"
+#define STREAM_OBSERVED 'o'
+#define STREAM_EXPECTED 'e'
+#define STREAM_LABELS 'l'
+#define STREAM_LO 'a'
+#define STREAM_HI 'b'
+
+static json_t *stream_placeholder(const sb_result *r, char kind)
+{
+    char s[64];
+    snprintf(s, sizeof s, MARK "%c:%" PRIxPTR, kind, (uintptr_t)r);
+    return json_string(s);
 }
 
 /* The table behind a statistic's figures (docs: "JSON reports"): its
@@ -96,6 +131,11 @@ static json_t *table_object(const sb_result *r, size_t n, uint64_t samples,
         return json_null();
     const size_t cells = t->rows * t->cols;
     const int listed = o->full_tables || cells <= SB_RENDER_CELLS_MAX;
+    /* Arrays of more than SB_RENDER_CELLS_MAX values: streamed when
+       listed; a summary leaves out the names and ranges of that many
+       columns (each cell it lists has its own). */
+    const int streamed = cells > SB_RENDER_CELLS_MAX;
+    const int wide = t->cols > SB_RENDER_CELLS_MAX;
     json_t *j = json_object();
     json_object_set_new(j, "rows", json_integer((json_int_t)t->rows));
     json_object_set_new(j, "cols", json_integer((json_int_t)t->cols));
@@ -114,7 +154,11 @@ static json_t *table_object(const sb_result *r, size_t n, uint64_t samples,
         sb_tables_col_name(r, n, 0, name, sizeof name);
         named = name[0] != '\0';
     }
-    if (named) {
+    if (named && wide) {
+        if (listed)
+            json_object_set_new(j, "labels",
+                                stream_placeholder(r, STREAM_LABELS));
+    } else if (named) {
         json_t *labels = json_array();
         for (size_t c = 0; c < t->cols; c++) {
             sb_tables_col_name(r, n, c, name, sizeof name);
@@ -122,7 +166,12 @@ static json_t *table_object(const sb_result *r, size_t n, uint64_t samples,
         }
         json_object_set_new(j, "labels", labels);
     }
-    if (t->lo && t->hi) {
+    if (t->lo && t->hi && wide) {
+        if (listed) {
+            json_object_set_new(j, "lo", stream_placeholder(r, STREAM_LO));
+            json_object_set_new(j, "hi", stream_placeholder(r, STREAM_HI));
+        }
+    } else if (t->lo && t->hi) {
         /* Every row has the same groups: the first row's ranges. */
         json_t *lo = json_array(), *hi = json_array();
         for (size_t c = 0; c < t->cols; c++) {
@@ -143,14 +192,24 @@ static json_t *table_object(const sb_result *r, size_t n, uint64_t samples,
         json_object_set_new(j, "observed_total", count_value(total));
         sb_tables_extremes x;
         sb_tables_extremes_find(t, &x);
-        json_object_set_new(j, "ratio_min", cell_object(t, x.ratio_min));
-        json_object_set_new(j, "ratio_max", cell_object(t, x.ratio_max));
-        json_object_set_new(j, "residual_min", cell_object(t, x.residual_min));
-        json_object_set_new(j, "residual_max", cell_object(t, x.residual_max));
+        json_object_set_new(j, "ratio_min", cell_object(r, n, x.ratio_min));
+        json_object_set_new(j, "ratio_max", cell_object(r, n, x.ratio_max));
+        json_object_set_new(j, "residual_min",
+                            cell_object(r, n, x.residual_min));
+        json_object_set_new(j, "residual_max",
+                            cell_object(r, n, x.residual_max));
         json_t *dev = json_array();
         for (size_t k = 0; k < x.n_top; k++)
-            json_array_append_new(dev, cell_object(t, x.top[k]));
+            json_array_append_new(dev, cell_object(r, n, x.top[k]));
         json_object_set_new(j, "largest_deviations", dev);
+        return j;
+    }
+    if (streamed) {
+        if (!constant)
+            json_object_set_new(j, "expected",
+                                stream_placeholder(r, STREAM_EXPECTED));
+        json_object_set_new(j, "observed",
+                            stream_placeholder(r, STREAM_OBSERVED));
         return j;
     }
     json_t *obs = json_array();
@@ -350,6 +409,11 @@ json_t *sb_report_json_with(const sb_report *rep, const sb_render_opts *o)
                         json_string(sb_report_verdict(rep)));
     json_object_set_new(root, "reason", reason[0] ? json_string(reason)
                                                   : json_null());
+    /* What the command was told to expect (--expect), and whether the
+       verdict above is it: the keys of the commands that take it. */
+    if (o->expectation)
+        sb_expectation_json(root, o->expect,
+                            sb_report_expectation(rep, o->expect));
     json_object_set_new(root, "partial", json_boolean(run->partial));
     if (run->tally_name && run->tally.samples) {
         /* What the algorithm itself counted, e.g. riffle passes used. */
@@ -452,6 +516,234 @@ int sb_render_json_value(FILE *f, json_t *root)
     return ferror(f) ? SB_EIO : SB_OK;
 }
 
+/* ---- Writing a tree with placeholders ---------------------------------- */
+
+/* What the callback of json_dump_callback keeps between its calls. */
+typedef struct stream {
+    FILE *f;
+    const sb_report *reps;     /* whose results placeholders may name */
+    size_t m;
+    size_t indent;             /* the spaces that open the current line */
+    int line_start;            /* 1: nothing but spaces on it yet */
+    /* A placeholder as Jansson writes it comes in four calls: its opening
+       quote, "\u0001", the rest of its text, its closing quote.  'state'
+       counts those seen; what they wrote is held back in 'held' until it
+       is known to be one. */
+    int state;
+    char held[96];
+    size_t held_len;
+    json_t *real, *string;     /* reused to format a value as Jansson does */
+} stream;
+
+static void stream_raw(stream *s, const char *text, size_t len)
+{
+    fwrite(text, 1, len, s->f);
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            s->indent = 0;
+            s->line_start = 1;
+        } else if (s->line_start && text[i] == ' ') {
+            s->indent++;
+        } else {
+            s->line_start = 0;
+        }
+    }
+}
+
+static void stream_newline(stream *s, size_t indent)
+{
+    static const char spaces[] = "\n                                ";
+    fwrite(spaces, 1, 1, s->f);
+    for (size_t left = indent; left > 0;) {
+        const size_t k = left < sizeof spaces - 2 ? left : sizeof spaces - 2;
+        fwrite(spaces + 1, 1, k, s->f);
+        left -= k;
+    }
+}
+
+/* A value through Jansson's own formatting (a real's digits, a string's
+   escapes). */
+static void stream_value(stream *s, json_t *v)
+{
+    char buf[1024];
+    const size_t len = json_dumpb(v, buf, sizeof buf, JSON_ENCODE_ANY);
+    if (len > 0 && len <= sizeof buf)
+        fwrite(buf, 1, len, s->f);
+    else
+        fputs("null", s->f);
+}
+
+static void stream_count(stream *s, double v)
+{
+    if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+        /* As Jansson writes an integer, without printf's time. */
+        char digits[24];
+        size_t k = sizeof digits;
+        uint64_t u = (uint64_t)fabs(v);
+        do {
+            digits[--k] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (v < 0)
+            digits[--k] = '-';
+        fwrite(digits + k, 1, sizeof digits - k, s->f);
+    } else {
+        json_real_set(s->real, v);
+        stream_value(s, s->real);
+    }
+}
+
+/* The result a placeholder names, if it is one of the reports'. */
+static const sb_result *stream_result(const stream *s, const char *text,
+                                      size_t len, char *kind, size_t *n)
+{
+    char buf[64];
+    const size_t mark = sizeof MARK - 2;      /* without "\001" */
+    if (len >= sizeof buf || len < mark + 3
+        || memcmp(text, MARK + 1, mark) != 0)
+        return NULL;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    *kind = buf[mark];
+    char *end;
+    const uintptr_t at = (uintptr_t)strtoumax(buf + mark + 2, &end, 16);
+    if (buf[mark + 1] != ':' || *end)
+        return NULL;
+    for (size_t i = 0; i < s->m; i++)
+        for (size_t j = 0; j < s->reps[i].n_results; j++)
+            if ((uintptr_t)&s->reps[i].results[j] == at) {
+                *n = s->reps[i].run.n;
+                return &s->reps[i].results[j];
+            }
+    return NULL;
+}
+
+/* The array a placeholder stands for, laid out as Jansson lays out an
+   array at this indentation (two spaces a level). */
+static void stream_array(stream *s, const sb_result *r, char kind, size_t n)
+{
+    const sb_table *t = &r->table;
+    const size_t at = s->indent;
+    fputc('[', s->f);
+    if (kind == STREAM_OBSERVED || kind == STREAM_EXPECTED) {
+        const double *v = kind == STREAM_OBSERVED ? t->observed
+                                                  : t->expected;
+        for (size_t i = 0; i < t->rows; i++) {
+            stream_newline(s, at + 2);
+            fputc('[', s->f);
+            for (size_t c = 0; c < t->cols; c++) {
+                stream_newline(s, at + 4);
+                if (kind == STREAM_OBSERVED) {
+                    stream_count(s, v[i * t->cols + c]);
+                } else {
+                    json_real_set(s->real, v[i * t->cols + c]);
+                    stream_value(s, s->real);
+                }
+                if (c + 1 < t->cols)
+                    fputc(',', s->f);
+            }
+            stream_newline(s, at + 2);
+            fputc(']', s->f);
+            if (i + 1 < t->rows)
+                fputc(',', s->f);
+        }
+    } else {
+        char name[160];
+        for (size_t c = 0; c < t->cols; c++) {
+            stream_newline(s, at + 2);
+            if (kind == STREAM_LABELS) {
+                sb_tables_col_name(r, n, c, name, sizeof name);
+                json_string_set(s->string, name);
+                stream_value(s, s->string);
+            } else {
+                fprintf(s->f, "%ld", kind == STREAM_LO ? t->lo[c]
+                                                       : t->hi[c]);
+            }
+            if (c + 1 < t->cols)
+                fputc(',', s->f);
+        }
+    }
+    stream_newline(s, at);
+    fputc(']', s->f);
+    s->line_start = 0;
+}
+
+static int stream_chunk(const char *buffer, size_t size, void *data)
+{
+    stream *s = data;
+    for (;;) {
+        int took = 0;
+        if (s->state == 0 && size == 1 && buffer[0] == '"')
+            took = 1;
+        else if (s->state == 1 && size == 6 && memcmp(buffer, "\\u0001", 6)
+                 == 0)
+            took = 1;
+        else if (s->state == 2 && size < sizeof s->held - s->held_len - 1)
+            took = 1;
+        if (took) {
+            memcpy(s->held + s->held_len, buffer, size);
+            s->held_len += size;
+            s->state++;
+            return ferror(s->f) ? -1 : 0;
+        }
+        if (s->state == 3 && size == 1 && buffer[0] == '"') {
+            /* The text between "\u0001" and this quote. */
+            char kind = 0;
+            size_t n = 0;
+            const sb_result *r = stream_result(s, s->held + 7,
+                                               s->held_len - 7, &kind, &n);
+            const sb_table *t = r ? &r->table : NULL;
+            const int ok = t && t->observed && t->expected
+                && (kind == STREAM_OBSERVED || kind == STREAM_EXPECTED
+                    || kind == STREAM_LABELS
+                    || ((kind == STREAM_LO || kind == STREAM_HI) && t->lo
+                        && t->hi));
+            if (ok)
+                stream_array(s, r, kind, n);
+            else {
+                stream_raw(s, s->held, s->held_len);
+                stream_raw(s, buffer, size);
+            }
+            s->state = 0;
+            s->held_len = 0;
+            return ferror(s->f) ? -1 : 0;
+        }
+        if (s->state == 0) {
+            stream_raw(s, buffer, size);
+            return ferror(s->f) ? -1 : 0;
+        }
+        /* Not a placeholder after all: what was held, then this chunk
+           afresh. */
+        stream_raw(s, s->held, s->held_len);
+        s->state = 0;
+        s->held_len = 0;
+    }
+}
+
+int sb_render_reports_json(FILE *f, json_t *root, const sb_report *reps,
+                           size_t m)
+{
+    if (!root)
+        return SB_ENOMEM;
+    stream s = { .f = f, .reps = reps, .m = m, .line_start = 1,
+                 .real = json_real(0), .string = json_string("") };
+    int rc = SB_ENOMEM;
+    if (s.real && s.string) {
+        rc = json_dump_callback(root, stream_chunk, &s,
+                                JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0
+             ? SB_EIO : SB_OK;
+        if (rc == SB_OK && s.held_len > 0)
+            stream_raw(&s, s.held, s.held_len);
+    }
+    json_decref(s.real);
+    json_decref(s.string);
+    json_decref(root);
+    if (rc != SB_OK)
+        return rc;
+    fputc('\n', f);
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
 int sb_render_json(FILE *f, const sb_report *rep)
 {
     return sb_render_json_value(f, sb_report_json(rep));
@@ -460,5 +752,5 @@ int sb_render_json(FILE *f, const sb_report *rep)
 int sb_render_json_with(FILE *f, const sb_report *rep,
                         const sb_render_opts *o)
 {
-    return sb_render_json_value(f, sb_report_json_with(rep, o));
+    return sb_render_reports_json(f, sb_report_json_with(rep, o), rep, 1);
 }

@@ -42,6 +42,25 @@ const char *sb_report_verdict(const sb_report *rep);
 /* Why that verdict is not a battery's pass, suspect or fail, in words
    ("interrupted after 65536 of 3000000 samples"); "" when it is. */
 void sb_report_reason(const sb_report *rep, char *buf, size_t len);
+/* The statistic a summary names as a run's worst: the applicable result
+   of smallest Holm-adjusted p-value, ties (several at 1, or at the same
+   adjusted value) broken by the raw p-value, then by the battery's order;
+   NULL when none is applicable.  The audit's overview (text, Markdown,
+   CSV, HTML) names it.  (reports/outcome.c) */
+const sb_result *sb_report_worst(const sb_report *rep);
+/* Whether the verdict at a report's top (sb_report_verdict) is the one
+   'expect' names, "pass" or "fail": 1 it is, 0 it is not, -1 when there
+   is nothing to hold it to ('expect' NULL, or a verdict that is neither:
+   error, incomplete, suspect, n/a).  What the reports state of --expect,
+   and what the command's exit code says (0 held, 1 not; -1 keeps its 2,
+   3 or 130).  (reports/outcome.c) */
+int sb_report_expectation(const sb_report *rep, const char *expect);
+/* The same of an exact walk, 'expect' "uniform" or "biased": -1 when the
+   walk was interrupted or is inconclusive (unexplored mass). */
+int sb_exact_expectation(const sb_exact_report *rep, const char *expect);
+/* The keys "expect" ('expect', or null) and "expectation_held" ('held'
+   as the two above return it: true, false, or null for -1) into 'root'. */
+void sb_expectation_json(json_t *root, const char *expect, int held);
 
 /* The audit of many algorithms: one summary row per report (text and
    Markdown), or {"command": "audit", "runs": [...]} (JSON). */
@@ -84,15 +103,41 @@ typedef struct sb_render_opts {
     int full_tables;          /* every cell of every table, however many */
     const char *command_line; /* the command as typed, for a reader to
                                  run again (HTML); NULL: not known */
+    /* The outcome the command was told to expect (--expect of test and
+       exact), stated under the text's verdict with whether it held
+       (sb_report_expectation, sb_exact_expectation): "pass" or "fail"
+       of a test, "uniform" or "biased" of an exact walk; NULL: none. */
+    const char *expect;
+    int expectation;          /* 1: the JSON holds "expect" and
+                                 "expectation_held", both null without an
+                                 expectation (the reports of the commands
+                                 that take --expect); 0: neither key */
+    /* A merge's state files as named on its command line, and the seed
+       of each file's samples, rep->run.merged_files of each, for its
+       page to list; NULL: not known (the page gives the count and the
+       distinct seeds). */
+    const char *const *merged_names;
+    const uint64_t *merged_name_seeds;
 } sb_render_opts;
 
-/* The defaults: timing kept, large tables summarized. */
-#define SB_RENDER_OPTS_DEFAULT ((sb_render_opts){0, 0, NULL})
+/* The defaults: timing kept, large tables summarized, no expectation. */
+#define SB_RENDER_OPTS_DEFAULT \
+    ((sb_render_opts){0, 0, NULL, NULL, 0, NULL, NULL})
 
 /* The JSON of one report with its tables (reports/json.c; 'o' NULL: the
    defaults), and the audit's (reports/audit.c) and the exact report's
-   (reports/exact.c) with the same options. */
+   (reports/exact.c) with the same options.  With full_tables, an array
+   of more than SB_RENDER_CELLS_MAX values (a table's cells, or the names
+   of that many columns) stands in the tree as a placeholder string that
+   sb_render_reports_json writes out value by value: write such a tree
+   with it, not with sb_render_json_value or json_dump*. */
 json_t *sb_report_json_with(const sb_report *rep, const sb_render_opts *o);
+/* Write 'root' as sb_render_json_value does (indented, then released),
+   each placeholder of a result of reps[0..m) replaced by its array, in
+   the same layout, without building it: the memory of a listed table
+   stays that of its result.  SB_OK, SB_EIO or SB_ENOMEM. */
+int sb_render_reports_json(FILE *f, json_t *root, const sb_report *reps,
+                           size_t m);
 int sb_render_json_with(FILE *f, const sb_report *rep,
                         const sb_render_opts *o);
 int sb_render_audit_json_with(FILE *f, const sb_report *reps, size_t m,

@@ -46,7 +46,8 @@ static const char *verdict_words(sb_verdict v)
     return "nothing to test at this size";
 }
 
-static int render_summary(FILE *f, const sb_report *rep, int timing);
+static int render_summary(FILE *f, const sb_report *rep, int timing,
+                          const char *expect);
 
 /* What a fail resembles and its fix; what a pass could have missed. */
 static void render_diagnosis(FILE *f, const sb_diagnosis *g)
@@ -104,7 +105,7 @@ int sb_render_text_with(FILE *f, const sb_report *rep,
        whole partial report). */
     if ((rep->run.input && rep->run.input->error[0])
         || rep->run.bad_sample[0])
-        return render_summary(f, rep, timing);
+        return render_summary(f, rep, timing, o ? o->expect : NULL);
     fprintf(f, "%-18s %12s %8s  %-10s  %-10s  %s\n", "statistic", "value",
             "df", "p-value", "p (Holm)", "verdict");
     for (size_t i = 0; i < rep->n_results; i++) {
@@ -174,11 +175,29 @@ int sb_render_text_with(FILE *f, const sb_report *rep,
         }
     }
 
-    return render_summary(f, rep, timing);
+    return render_summary(f, rep, timing, o ? o->expect : NULL);
+}
+
+/* --expect, under the verdict: held, not held, or nothing to hold it to
+   (an error, an interrupted run, a suspect result: their exit codes
+   stand). */
+static void render_expectation(FILE *f, const sb_report *rep,
+                               const char *expect)
+{
+    if (!expect)
+        return;
+    const int held = sb_report_expectation(rep, expect);
+    if (held > 0)
+        fprintf(f, "  expected   %s: held\n", expect);
+    else
+        fprintf(f, "  expected   %s: %s (the verdict is %s)\n", expect,
+                held == 0 ? "NOT HELD" : "not judged",
+                sb_report_verdict(rep));
 }
 
 /* The verdict and what the run was, so that it can be made again. */
-static int render_summary(FILE *f, const sb_report *rep, int timing)
+static int render_summary(FILE *f, const sb_report *rep, int timing,
+                          const char *expect)
 {
     const sb_run_info *run = &rep->run;
     char v[16], top[16], reason[1024];
@@ -198,6 +217,7 @@ static int render_summary(FILE *f, const sb_report *rep, int timing)
         fprintf(f, "\nverdict: %s (%s)%s\n", v, verdict_words(rep->verdict),
                 run->partial ? " - PARTIAL, the files hold fewer samples "
                                "than their runs asked" : "");
+    render_expectation(f, rep, expect);
     const sb_input_info *in = run->input;
     if (in && strcmp(in->source, "exec") == 0)
         fprintf(f, "  program    %s (format %s%s)\n", in->what, in->format,

@@ -159,7 +159,10 @@ static int card_slot_load(void *acc, const uint64_t *words, size_t count)
 static size_t card_slot_memory(const sb_shape *shape, size_t *finalize)
 {
     const size_t cells = shape->len * shape->n;
-    *finalize = sb_mem_finalize(shape->len, cells);
+    /* The table has a column more, the cards not drawn, unless every card
+       is drawn. */
+    *finalize = sb_mem_finalize(shape->len, cells + (shape->len < shape->n
+                                                     ? shape->n : 0));
     return sb_mem(sizeof(card_slot_acc) + cells * sizeof(uint64_t));
 }
 

@@ -119,8 +119,6 @@
 #include "stats/memory.h"
 #include "stats/saved.h"
 
-/* The result's table of counts is kept up to this deck size. */
-#define FY_TABLE_N_MAX 1024
 #define FY_BITS (SB_FY_BITS_MAX - SB_FY_BITS_MIN + 1)
 /* The directed subtest's tail is exact up to this many values of its
    law and this many steps of convolution (exact_tail). */
@@ -374,9 +372,9 @@ size_t sb_fy_memory(const sb_shape *shape, size_t *finalize)
     const size_t n = shape->n < 2 ? 2 : shape->n;
     const size_t cells = n * (n + 1) / 2 - 1;
     /* finalize: the expectations, groups and prefix sums of one draw, the
-       residues of every B, and the table of counts up to
-       FY_TABLE_N_MAX. */
-    *finalize = sb_mem_finalize(0, n <= FY_TABLE_N_MAX ? (n - 1) * n : 0)
+       residues of every B, and the (n - 1) x n table of counts (at every
+       n: 256 MiB at 4096 cards). */
+    *finalize = sb_mem_finalize(0, (n - 1) * n)
               + 3 * sb_mem((n + 1) * sizeof(double))
               + sb_mem(FY_BITS * (n + 1) * sizeof(uint32_t))
               + 2 * sb_mem((n + 1) * sizeof(uint32_t))
@@ -875,17 +873,20 @@ static int fy_result(const fy_acc *a, uint64_t samples, double fail_alpha,
        of the row expects nothing). */
     res->row_label = "draw range";
     res->col_label = "value drawn";
-    if (n <= FY_TABLE_N_MAX) {
-        st = sb_gof_table_alloc(&res->table, n - 1, n, 0);
-        if (st != SB_OK)
-            return st;
-        for (size_t m = 2; m <= n; m++)
-            for (size_t j = 0; j < m; j++) {
-                res->table.observed[(m - 2) * n + j] =
-                    (double)a->counts[sb_fy_offset(m) + j];
-                res->table.expected[(m - 2) * n + j] = N / (double)m;
-            }
-    }
+    /* Not a table of nothing: an accumulator that counted nothing but is
+       told N samples (the plan of --effect) keeps none.  Every deck makes
+       a draw from 2 values. */
+    if (a->counts[sb_fy_offset(2)] + a->counts[sb_fy_offset(2) + 1] == 0)
+        return SB_OK;
+    st = sb_gof_table_alloc(&res->table, n - 1, n, 0);
+    if (st != SB_OK)
+        return st;
+    for (size_t m = 2; m <= n; m++)
+        for (size_t j = 0; j < m; j++) {
+            res->table.observed[(m - 2) * n + j] =
+                (double)a->counts[sb_fy_offset(m) + j];
+            res->table.expected[(m - 2) * n + j] = N / (double)m;
+        }
     return SB_OK;
 }
 

@@ -959,7 +959,14 @@ int sb_gof_groups_result(sb_result *res, const sb_gof_groups *g,
     if (st != SB_OK)
         return st;
 
-    const int keep = g->n <= SB_GOF_TABLE_CELLS / cols;
+    /* A table of nothing is not kept: an accumulator that counted nothing
+       but is told N samples (what the plan of --effect asks of it) would
+       only spend the memory of its cells.  Group 0 holds a card of every
+       sample that was counted. */
+    uint64_t in_group0 = 0;
+    for (size_t c = 0; c < g->n; c++)
+        in_group0 += g->counts[c * g->card_step];
+    const int keep = g->n <= SB_GOF_TABLE_CELLS / cols && in_group0 > 0;
     res->row_label = "card";
     res->col_label = g->group;
     if (keep) {
@@ -1005,7 +1012,7 @@ int sb_gof_groups_result(sb_result *res, const sb_gof_groups *g,
     if (e < SB_GOF_MIN_EXPECTED)
         snprintf(sparse, sizeof sparse, "; only %.3g expected per %s: "
                  "chi-square approximation rough", e, g->group);
-    if (!keep)
+    if (!keep && in_group0 > 0)
         snprintf(omitted, sizeof omitted, "; table not kept above %u cells",
                  SB_GOF_TABLE_CELLS);
     snprintf(res->note, sizeof res->note,

@@ -264,7 +264,12 @@ typedef struct sb_gof_groups {
 int sb_gof_groups_result(sb_result *res, const sb_gof_groups *g,
                          uint64_t samples, double fail_alpha);
 
-/* The largest card x group table copied into a result for renderers. */
-#define SB_GOF_TABLE_CELLS (1024u * 1024u)
+/* The largest table copied into a result for renderers: 4096 x 4096, the
+   largest any statistic makes (position, serial, fy-code and card-slot at
+   4096 cards), so that every table is kept whole.  Its memory, observed
+   and expected counts as doubles (256 MiB at that size, twice the 128 MiB
+   of the counts behind it), is part of the run's budget
+   (sb_mem_finalize). */
+#define SB_GOF_TABLE_CELLS (4096u * 4096u)
 
 #endif /* SB_GOF_H */

@@ -225,6 +225,71 @@ static void test_interrupted_section(void **state)
     free(md);
 }
 
+/* The sorted profile of many levels: its most likely level is a sliver of
+   the outcomes (here 1 in 10^6), narrower than a pixel, yet the picture
+   must reach it - as the text states the maximum, so does the page.  A
+   few levels are drawn a rectangle each, a thousand as one outline. */
+static void profile_top(size_t n_levels, char **drawn)
+{
+    made m;
+    make(&m, "many", all6, 6, "1/6", 1.0 / 6, 1);
+    sb_exact_report r = m.rep;
+    r.verdict = SB_EXACT_BIASED;
+    r.n_outcomes = r.n_never = 0;
+    r.matrix = NULL;
+    r.possible = "1000000";
+    r.possible_d = 1e6;
+    r.tv = "1/10";
+    r.tv_d = 0.1;
+    sb_exact_level *levels = calloc(n_levels, sizeof *levels);
+    assert_non_null(levels);
+    uint64_t left = 1000000;
+    for (size_t i = 0; i < n_levels; i++) {
+        levels[i].fraction = "1/1000000";
+        /* Rising from 0.5 to 0.9, then the top at 4. */
+        levels[i].ratio = i + 1 < n_levels
+                        ? 0.5 + 0.4 * (double)i / (double)n_levels : 4.0;
+        levels[i].outcomes = i + 1 < n_levels ? left / (n_levels - i) : 1;
+        if (i + 1 == n_levels)
+            levels[i].outcomes = left;
+        left -= levels[i].outcomes;
+    }
+    levels[n_levels - 2].outcomes += levels[n_levels - 1].outcomes - 1;
+    levels[n_levels - 1].outcomes = 1;
+    r.levels = levels;
+    r.n_levels = n_levels;
+    r.min_ratio = 0.5;
+    r.max_ratio = 4.0;
+    *drawn = html_of(&r, 1);
+    free(levels);
+}
+
+static void test_profile_shows_its_top(void **state)
+{
+    (void)state;
+    /* The axis of ratios up to 4 ends at 4.5 (ratio_axis): the top level
+       160 px high at 4 is at y = 8 + 160 - 160 * 4 / 4.5 = 25.8. */
+    char *page;
+    profile_top(50, &page);
+    const char *top = strstr(page, "data-ratio=\"4\"");
+    assert_non_null(top);
+    const char *rect = top;
+    while (rect > page && strncmp(rect, "<rect", 5) != 0)
+        rect--;
+    double x, y, w;
+    assert_int_equal(sscanf(rect, "<rect class=\"level\" x=\"%lf\" "
+                            "y=\"%lf\" width=\"%lf\"", &x, &y, &w), 3);
+    assert_true(w >= 1.0);
+    assert_true(x + w <= 44 + 520 + 1e-9);
+    assert_true(y > 25.7 && y < 25.9);
+    free(page);
+    profile_top(1000, &page);
+    assert_non_null(strstr(page, "<path class=\"level\""));
+    /* The last pixel column, 563 to 564, at the top level's height. */
+    assert_non_null(strstr(page, "H563.0V25.8H564.0V168.0Z"));
+    free(page);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -232,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_no_grid),
         cmocka_unit_test(test_rendered_grids),
         cmocka_unit_test(test_interrupted_section),
+        cmocka_unit_test(test_profile_shows_its_top),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,6 +137,12 @@ def verdict(alg):
     return "biased"
 
 
+def shown(fraction):
+    """A fraction as the reports for people write it: "0" for a zero one,
+    which the JSON keeps as "0/1" for programs."""
+    return "0" if fraction.split("/")[0] == "0" else fraction
+
+
 def section_id(alg):
     return "run-" + "".join(c if c.isalnum() or c in "-_" else "-"
                             for c in alg["algorithm"])
@@ -290,12 +296,13 @@ class ExactReports(unittest.TestCase):
                 for c in cells:
                     r, j = int(c.attrs["data-r"]), int(c.attrs["data-c"])
                     tip = c.all("title")[0].words()
-                    self.assertIn(": %s = " % matrix[r][j], tip)
+                    self.assertIn(": %s = " % shown(matrix[r][j]), tip)
                     self.assertIn("card %s," % CARDS[r], tip)
                 # The same fractions as a table, for paper.
                 table = sec.all("table", "matrix")[0].all("tbody")[0]
                 self.assertEqual([[td.words() for td in tr.all("td")]
-                                  for tr in table.all("tr")], matrix)
+                                  for tr in table.all("tr")],
+                                 [[shown(x) for x in row] for row in matrix])
                 # Every one of the 6 outcomes has its bar, the ones never
                 # reached at 0.
                 bars = sec.all("rect", "bar")
@@ -309,7 +316,35 @@ class ExactReports(unittest.TestCase):
                 dist = [tr for tr in sec.all("table", "numbers")[0].all("tr")
                         if tr.all("th")[0].words().startswith(
                             "total-variation")][0]
-                self.assertIn(alg["tv_distance_exact"], dist.words())
+                self.assertIn(shown(alg["tv_distance_exact"]),
+                              dist.words())
+
+    def test_zero_is_written_0_for_people(self):
+        # Sattolo's diagonal and a fair shuffle's distance are exactly 0:
+        # "0" on the page, in the Markdown and in the text, where the
+        # JSON keeps the "p/q" form programs read.
+        self.assertNotIn("0/1", self.html)
+        self.assertNotIn("0/1", self.md)
+        sattolo = [a for a in self.algs if a["algorithm"] == "sattolo"][0]
+        self.assertEqual(sattolo["position_matrix"][0][0], "0/1")
+        fair = [a for a in self.algs if a["algorithm"] == "fisher-yates"][0]
+        self.assertEqual(fair["tv_distance_exact"], "0/1")
+        self.assertEqual(fair["unexplored_mass"], "0/1")
+        sec = [s for s in self.page.all("section", "run")
+               if s.attrs["id"] == "run-sattolo"][0]
+        tip = sec.all("rect", "cell")[0].all("title")[0].words()
+        self.assertIn("card A, position 0: 0 = 0,", tip)
+        self.assertIn("| A | 0 | 1/2 | 1/2 |", self.md)
+        self.assertIn("Total-variation distance from uniform: **0**.",
+                      self.md)
+        code, out, err = run(["exact", "sattolo", "--n", "3"])
+        self.assertEqual(code, 1, err)
+        self.assertNotIn("0/1", out)
+        self.assertIn("\n  A      0  1/2  1/2\n", out)
+        code, out, err = run(["exact", "fisher-yates", "--n", "3"])
+        self.assertEqual(code, 0, err)
+        self.assertIn("total-variation distance from uniform: 0\n", out)
+        self.assertNotIn("0/1", out)
 
     def test_sattolo_never_reached(self):
         sec = [s for s in self.page.all("section", "run")
@@ -424,6 +459,31 @@ class ExactReports(unittest.TestCase):
                                 "BC|AD": 0.75, "BD|AC": 0.75, "CD|AB": 1.5})
         self.assertEqual(page.all("table", "grid"), [])
 
+    def test_order_labels_do_not_overlap(self):
+        # 24 bars of 29 px at 4 cards: "ABCD" is some 30 px of 10 px
+        # capitals, so the labels turn rather than run into each other;
+        # at 3 cards (bars of 30 px, three letters) they stay level.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s4.html")
+            code, _, err = run(["exact", "sattolo", "--n", "4", "--quiet",
+                                "--html", path])
+            self.assertEqual((code, err), (1, ""))
+            with open(path) as f:
+                page = Page(f.read()).root
+        dist = page.all("svg", "distribution")[0]
+        ticks = [t for t in dist.all("text", "tick")
+                 if len(t.words()) == 4 and t.words().isalpha()]
+        self.assertEqual(len(ticks), 24)
+        for t in ticks:
+            self.assertIn("rotate(-60)", t.attrs.get("transform", ""))
+        sec = [s for s in self.page.all("section", "run")
+               if s.attrs["id"] == "run-sattolo"][0]
+        ticks = [t for t in sec.all("svg", "distribution")[0].all(
+                 "text", "tick") if t.words().isalpha()]
+        self.assertEqual(len(ticks), 6)
+        for t in ticks:
+            self.assertNotIn("transform", t.attrs)
+
     def test_many_orders_have_a_profile(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "seven.html")
@@ -442,6 +502,34 @@ class ExactReports(unittest.TestCase):
                           for l in levels],
                          [("0", "4320 orders never reached"),
                           ("7", "720 orders at 1/720 (7 x uniform)")])
+
+    def test_profile_reaches_its_most_likely_level(self):
+        # naive-swap at 7 cards: 243 levels, the most likely (3.323 x
+        # uniform, as the text says) a sliver of the 5040 orders.  It is
+        # drawn at least a pixel wide, inside the axis, last, at its
+        # height: the picture tops out where the text does.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "n7.html")
+            code, out, err = run(["exact", "naive-swap", "--n", "7",
+                                  "--html", path])
+            self.assertEqual(code, 1, err)
+            with open(path) as f:
+                page = Page(f.read()).root
+        self.assertIn("most likely 3.323 x uniform", out)
+        levels = page.all("svg", "profile")[0].all("rect", "level")
+        self.assertGreater(len(levels), 200)
+        top = levels[-1]
+        self.assertAlmostEqual(float(top.attrs["data-ratio"]), 3.323,
+                               places=3)
+        self.assertEqual(max(float(l.attrs["data-ratio"]) for l in levels),
+                         float(top.attrs["data-ratio"]))
+        for l in levels:
+            self.assertGreaterEqual(float(l.attrs["width"]), 1.0)
+            self.assertLessEqual(float(l.attrs["x"])
+                                 + float(l.attrs["width"]), 44 + 520 + 1e-6)
+        # 160 px for the axis's 3.5: 3.323 is 151.9 px high.
+        self.assertAlmostEqual(float(top.attrs["height"]),
+                               160 * 3.32311 / 3.5, places=1)
 
     def test_command_line_is_quoted_and_timing_optional(self):
         pages = []

@@ -341,6 +341,20 @@ class Pages(unittest.TestCase):
         f = self.facts(root)
         self.assertEqual(f["merged"], "2 state files, seed 5")
         self.assertIn("merge", root.find("h1")[0].all_text())
+        # The files merged, each with its seed (docs/reports.md), as they
+        # were named; a run of another seed beside the two parts.
+        self.run_cli("test", "fisher-yates", "--n", "10", "--seed", "9",
+                     "--samples", "65536", "--state", "other run.state",
+                     "--quiet")
+        self.run_cli("merge", *states, "other run.state", "--html",
+                     "three.html", "--quiet")
+        _, root = self.page("three.html")
+        f = self.facts(root)
+        self.assertEqual(f["merged"], "3 state files, seeds 5, 9")
+        files = root.find("ul", "merged")[0].find("li")
+        self.assertEqual([li.all_text() for li in files],
+                         ["part1.state (seed 5)", "part2.state (seed 5)",
+                          "other run.state (seed 9)"])
         # An input is never the page.
         before = self.read(states[0])
         p = self.run_cli("merge", *states, "--html", states[0], codes=(2,))

@@ -67,7 +67,16 @@ static void test_permutation_sparse(void **state)
     assert_true(r.applicable);
     assert_non_null(strstr(r.null_desc, "Poisson(99.1071)"));
     assert_true(r.p_value >= 1e-6);
-    assert_int_equal(r.table.cols, 0);   /* n > 6: no table */
+    /* Every order kept, as at 6 cards and fewer: 5040 counts summing to
+       the samples, each order its rank as its range. */
+    assert_int_equal(r.table.rows, 1);
+    assert_int_equal(r.table.cols, 5040);
+    double total = 0;
+    for (size_t c = 0; c < 5040; c++)
+        total += r.table.observed[c];
+    assert_close(total, (double)S, 0);
+    assert_int_equal(r.table.lo[5039], 5039);
+    assert_close(r.table.expected[0], (double)S / 5040, 1e-15);
     sb_result_clear(&r);
 
     sb_card *s = malloc(sizeof *s * N * S);

@@ -143,6 +143,44 @@ static void test_position_mean(void **state)
     assert_true(fabs(var - 32.0) < 12.0);
 }
 
+/* Above 1024 cards the matrix is kept too (it used not to be): 2048
+   cards, 2048 decks each the identity shifted by its number, so that
+   every card meets every position exactly once.  An accumulator that
+   counted nothing but is told N samples, as the plan of --effect asks,
+   keeps no table: it would only spend 64 MiB here. */
+static void test_position_large_deck_keeps_its_matrix(void **state)
+{
+    (void)state;
+    enum { N = 2048 };
+    sb_card *s = malloc(sizeof *s * N * N);
+    assert_non_null(s);
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < N; j++)
+            s[i * N + j] = (sb_card)((i + j) % N);
+    sb_result r;
+    run_stat(&sb_stat_position, N, s, N, &r);
+    free(s);
+    assert_true(r.applicable);
+    assert_int_equal(r.table.rows, N);
+    assert_int_equal(r.table.cols, N);
+    for (size_t c = 0; c < (size_t)N * N; c += 4099)
+        assert_close(r.table.observed[c], 1.0, 0);
+    assert_null(strstr(r.note, "not kept"));
+    sb_result_clear(&r);
+
+    const sb_shape shape = { SB_KIND_PERMUTATION, N, N, 0 };
+    void *acc;
+    assert_int_equal(sb_stat_position.alloc(&acc, &shape), SB_OK);
+    assert_int_equal(sb_stat_position.finalize(acc, 100000, 1e-6, &r),
+                     SB_OK);
+    assert_true(r.applicable);
+    assert_true(r.detectable > 0);
+    assert_int_equal(r.table.cols, 0);
+    assert_null(r.table.observed);
+    sb_result_clear(&r);
+    sb_stat_position.free(acc);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -151,6 +189,7 @@ int main(void)
         cmocka_unit_test(test_position_identity),
         cmocka_unit_test(test_position_orientation),
         cmocka_unit_test(test_position_mean),
+        cmocka_unit_test(test_position_large_deck_keeps_its_matrix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include "reports/render.h"
 #include "shufflebias/status.h"
+#include "stats/gof.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -445,6 +446,129 @@ static void test_json(void **state)
     json_decref(root);
 }
 
+/* ---- json.c: tables too large for a tree -------------------------------- */
+
+static int full_json_of(FILE *f, const void *rep)
+{
+    sb_render_opts o = SB_RENDER_OPTS_DEFAULT;
+    o.full_tables = 1;
+    o.no_timing = 1;
+    return sb_render_json_with(f, rep, &o);
+}
+
+static int audit_full_json_of(FILE *f, const void *reps)
+{
+    sb_render_opts o = SB_RENDER_OPTS_DEFAULT;
+    o.full_tables = 1;
+    return sb_render_audit_json_with(f, reps, 1, &o);
+}
+
+/* A 2 x 40,000 matrix whose cells expect different counts, and a law
+   over 70,000 orders of 9 cards: both over SB_RENDER_CELLS_MAX, so that
+   --full-tables writes their arrays value by value rather than as a tree
+   (docs/command-line.md).  What is written is what Jansson writes of the
+   same document, byte for byte: read back and written again by Jansson,
+   it is the same text. */
+static void test_json_streamed_tables(void **state)
+{
+    (void)state;
+    enum { COLS = 40000, ORDERS = 70000 };
+    sb_report rep;
+    sb_result r[2];
+    failed_run(&rep, r);
+    rep.run.n = 9;
+    r[1] = r[0];
+    r[1].name = "permutation";
+    r[1].subtests = 0;
+    assert_int_equal(sb_gof_table_alloc(&r[0].table, 2, COLS, 0),
+                     SB_OK);
+    assert_int_equal(sb_gof_table_alloc(&r[1].table, 1, ORDERS, 1),
+                     SB_OK);
+    r[0].row_label = "card";
+    r[0].col_label = "position";
+    for (size_t i = 0; i < 2 * COLS; i++) {
+        r[0].table.observed[i] = (double)(i % 7);
+        r[0].table.expected[i] = 3.0 + (double)(i % 3) / 7.0;
+    }
+    r[1].col_label = "order";
+    for (size_t i = 0; i < ORDERS; i++) {
+        r[1].table.observed[i] = (double)(i % 3);
+        r[1].table.expected[i] = 1.0;
+        r[1].table.lo[i] = r[1].table.hi[i] = (long)i;
+    }
+    /* A string that looks like a placeholder but names no table is
+       written as it is. */
+    rep.run.algorithm = "\001sb-table:o:1234";
+
+    char *text = rendered(full_json_of, &rep);
+    json_error_t e;
+    json_t *root = json_loads(text, 0, &e);
+    assert_non_null(root);
+    char *again = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    assert_non_null(again);
+    assert_int_equal(strlen(text), strlen(again) + 1);   /* its '\n' */
+    assert_memory_equal(text, again, strlen(again));
+    free(again);
+    assert_json_string(root, "algorithm", "\001sb-table:o:1234");
+    json_t *tests = json_object_get(root, "tests");
+    json_t *m = json_object_get(json_array_get(tests, 0), "table");
+    assert_true(json_is_true(json_object_get(m, "cells_listed")));
+    json_t *obs = json_object_get(m, "observed");
+    json_t *exp = json_object_get(m, "expected");
+    assert_int_equal(json_array_size(obs), 2);
+    assert_int_equal(json_array_size(json_array_get(obs, 1)), COLS);
+    assert_int_equal(json_integer_value(json_array_get(json_array_get(obs, 1),
+                                                       5)), (COLS + 5) % 7);
+    assert_close(json_real_value(json_array_get(json_array_get(exp, 1), 5)),
+                 3.0 + (double)((COLS + 5) % 3) / 7.0, 1e-15);
+    json_t *law = json_object_get(json_array_get(tests, 1), "table");
+    json_t *labels = json_object_get(law, "labels");
+    assert_int_equal(json_array_size(labels), ORDERS);
+    assert_string_equal(json_string_value(json_array_get(labels, 0)),
+                        "ABCDEFGHI");
+    assert_string_equal(json_string_value(json_array_get(labels, 1)),
+                        "ABCDEFGIH");
+    assert_int_equal(json_integer_value(json_array_get(
+                     json_object_get(law, "hi"), ORDERS - 1)), ORDERS - 1);
+    assert_true(json_is_real(json_object_get(law, "expected")));
+    assert_int_equal(json_array_size(json_array_get(
+                     json_object_get(law, "observed"), 0)), ORDERS);
+    json_decref(root);
+    free(text);
+
+    /* An audit streams its runs' tables too. */
+    text = rendered(audit_full_json_of, &rep);
+    root = json_loads(text, 0, &e);
+    assert_non_null(root);
+    m = json_object_get(json_array_get(json_object_get(
+        json_array_get(json_object_get(root, "runs"), 0), "tests"), 0),
+        "table");
+    assert_int_equal(json_array_size(json_array_get(
+                     json_object_get(m, "observed"), 0)), COLS);
+    json_decref(root);
+    free(text);
+
+    /* Summarized: no array of 70,000 names or ranges, each cell listed
+       with its order's name instead. */
+    root = parsed(json_of, &rep);
+    law = json_object_get(json_array_get(json_object_get(root, "tests"), 1),
+                          "table");
+    assert_true(json_is_false(json_object_get(law, "cells_listed")));
+    assert_null(json_object_get(law, "labels"));
+    assert_null(json_object_get(law, "lo"));
+    assert_null(json_object_get(law, "hi"));
+    json_t *top = json_object_get(law, "ratio_max");
+    assert_int_equal(json_integer_value(json_object_get(top, "col")), 2);
+    assert_json_string(top, "label", "ABCDEFHGI");
+    json_decref(root);
+    for (size_t i = 0; i < 2; i++) {
+        free(r[i].table.observed);
+        free(r[i].table.expected);
+        free(r[i].table.lo);
+        free(r[i].table.hi);
+    }
+}
+
 /* ---- text.c ----------------------------------------------------------- */
 
 static void test_text(void **state)
@@ -567,6 +691,65 @@ static void test_audit(void **state)
     assert_json_string(json_array_get(runs, 1), "algorithm", "fisher-yates");
     assert_json_string(json_array_get(runs, 1), "verdict", "pass");
     json_decref(root);
+}
+
+static int audit_csv_of(FILE *f, const void *reps)
+{
+    return sb_render_audit_csv(f, reps, 1);
+}
+
+static int audit_html_of(FILE *f, const void *reps)
+{
+    return sb_render_audit_html(f, reps, 1, NULL);
+}
+
+static int audit_markdown_of(FILE *f, const void *reps)
+{
+    return sb_render_audit_markdown(f, reps, 1);
+}
+
+/* A pass of many statistics leaves every Holm-adjusted p at 1: the worst
+   statistic is then the one of smallest raw p, not the first. */
+static void test_audit_worst_ties(void **state)
+{
+    (void)state;
+    sb_report rep;
+    sb_result r[3];
+    failed_run(&rep, r);
+    memset(r, 0, sizeof r);
+    const char *names[3] = { "position", "cycles", "rising" };
+    const double raw[3] = { 0.8, 0.03, 0.5 };
+    for (size_t i = 0; i < 3; i++) {
+        r[i].name = names[i];
+        r[i].applicable = 1;
+        r[i].p_value = raw[i];
+        r[i].p_adjusted = 1.0;
+        r[i].verdict = SB_VERDICT_PASS;
+    }
+    rep.results = r;
+    rep.n_results = 3;
+    rep.n_stages = 0;
+    rep.verdict = SB_VERDICT_PASS;
+    assert_ptr_equal(sb_report_worst(&rep), &r[1]);
+    char *t = rendered(audit_csv_of, &rep);
+    assert_contains(t, ",pass,cycles,1\n");
+    free(t);
+    t = rendered(audit_markdown_of, &rep);
+    assert_contains(t, "| **pass** | cycles | 1.0000 |");
+    free(t);
+    t = rendered(audit_html_of, &rep);
+    assert_contains(t, "</td><td>cycles</td><td class=\"num\">1.0000</td>");
+    free(t);
+    /* Equal raw p-values too: the battery's order. */
+    r[2].p_value = 0.03;
+    assert_ptr_equal(sb_report_worst(&rep), &r[1]);
+    /* A smaller adjusted p wins whatever the raw ones. */
+    r[0].p_adjusted = 0.5;
+    assert_ptr_equal(sb_report_worst(&rep), &r[0]);
+    /* Nothing applicable: none. */
+    for (size_t i = 0; i < 3; i++)
+        r[i].applicable = 0;
+    assert_null(sb_report_worst(&rep));
 }
 
 /* ---- exact.c ---------------------------------------------------------- */
@@ -709,9 +892,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_outcome),
         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_json_streamed_tables),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_corrected_p),
         cmocka_unit_test(test_audit),
+        cmocka_unit_test(test_audit_worst_ties),
         cmocka_unit_test(test_exact),
         cmocka_unit_test(test_csv),
     };

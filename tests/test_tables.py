@@ -273,6 +273,185 @@ class Large(unittest.TestCase):
                 self.assertLessEqual(abs(o - 10), tenth)
 
 
+class BeyondAThousandCards(unittest.TestCase):
+    """Above 1024 cards the card x position matrix is kept too (its memory
+    counted in the budget): the JSON summarizes its 4 million cells,
+    --full-tables lists them, the CSV has every one and the page draws it
+    in blocks."""
+    N, SAMPLES = 2048, 3000
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.tmp.name
+        args = ["test", "fisher-yates", "--n", str(cls.N), "--samples",
+                str(cls.SAMPLES), "--seed", "11", "--tests", "position",
+                "--no-diagnosis", "--quiet"]
+        code, _, err = run(args + ["--json", "s.json", "--html", "p.html",
+                                   "--csv", "c"], cwd=d)
+        assert code in (0, 1, 3), err
+        code, _, err = run(args + ["--full-tables", "--json", "f.json"],
+                           cwd=d)
+        assert code in (0, 1, 3), err
+        cls.report = load(os.path.join(d, "s.json"))
+        cls.summary = test_of(cls.report, "position")["table"]
+        cls.full = test_of(load(os.path.join(d, "f.json")),
+                           "position")["table"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_summary(self):
+        t, n = self.summary, self.N
+        self.assertIsNotNone(t)
+        self.assertFalse(t["cells_listed"])
+        self.assertEqual((t["rows"], t["cols"]), (n, n))
+        self.assertEqual(t["observed_total"], n * self.SAMPLES)
+        self.assertAlmostEqual(t["expected"], self.SAMPLES / n)
+        self.assertEqual(len(t["largest_deviations"]), 10)
+        self.assertNotIn("not kept",
+                         test_of(self.report, "position")["note"])
+        # The budget counted the table beside the counts: two doubles and
+        # a 64-bit count a cell.
+        self.assertGreaterEqual(self.report["memory"]["estimate"],
+                                3 * 8 * n * n)
+
+    def test_full_tables_list_it(self):
+        full, n = self.full, self.N
+        self.assertTrue(full["cells_listed"])
+        obs = full["observed"]
+        self.assertEqual(len(obs), n)
+        for row in obs:
+            self.assertEqual(len(row), n)
+            self.assertEqual(sum(row), self.SAMPLES)
+        self.assertEqual([sum(c) for c in zip(*obs)], [self.SAMPLES] * n)
+        for cell in self.summary["largest_deviations"]:
+            self.assertEqual(obs[cell["row"]][cell["col"]], cell["observed"])
+
+    def test_csv_has_every_cell(self):
+        n = self.N
+        want = {1 + c["row"] * n + c["col"]: c
+                for c in self.summary["largest_deviations"]}
+        lines = 0
+        with open(os.path.join(self.tmp.name, "c", "position.csv")) as f:
+            for i, line in enumerate(f):
+                if i == 0:
+                    self.assertEqual(line,
+                                     "card,position,observed,expected,"
+                                     "ratio\n")
+                elif i in want:
+                    r, c, o, _, _ = line.split(",")
+                    self.assertEqual((int(r), int(c), int(o)),
+                                     (want[i]["row"], want[i]["col"],
+                                      want[i]["observed"]))
+                lines = i + 1
+        self.assertEqual(lines, 1 + n * n)
+
+    def test_an_audit_too_large_for_its_budget_is_refused(self):
+        # An audit keeps every run's tables for its reports: at 2048 cards
+        # some 4.8 GiB, over the 1 GiB budget of a process limited to
+        # 2 GiB (ulimit -v), so it is refused before any run, with its
+        # need.  AddressSanitizer reserves terabytes of address space: a
+        # sanitized build cannot run under such a limit at all.
+        libs = subprocess.run(["ldd", CLI], capture_output=True, text=True)
+        if "asan" in libs.stdout:
+            self.skipTest("address-space limits do not apply to ASan builds")
+        import resource
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+        p = subprocess.run([CLI, "audit", "--n", str(self.N), "--samples",
+                            "1000", "--quiet"], capture_output=True,
+                           text=True, timeout=60, preexec_fn=limit)
+        self.assertEqual((p.returncode, p.stdout), (2, ""))
+        self.assertRegex(p.stderr, r"^shufflebias: audit: the results of "
+                                   r"its [0-9]+ runs at n = 2048, kept whole "
+                                   r"for the reports, need [0-9.]+ GiB of "
+                                   r"memory, over the budget of 1 GiB")
+
+    def test_page_draws_it_in_blocks(self):
+        with open(os.path.join(self.tmp.name, "p.html")) as f:
+            page = f.read()
+        self.assertIn('<svg class="heatmap" id="hm-run-fisher-yates" '
+                      'data-rows="128" data-cols="128"', page)
+        self.assertIn("summarized: the 2048 x 2048 table is drawn in blocks "
+                      "of 16 x 16 cells", page)
+        # The first block sums the first 16 cards in the first 16
+        # positions.
+        block = sum(sum(row[:16]) for row in self.full["observed"][:16])
+        self.assertIn("cards 0-15, positions 0-15: observed %d, expected "
+                      "375," % block, page)
+
+
+class LargePermutations(unittest.TestCase):
+    """The whole-permutation law from 7 to 10 cards: listed up to 8 cards
+    (40,320 orders), summarized from 9 like any large table and listed
+    with --full-tables, in the CSV, and drawn in 64 bars."""
+
+    def report(self, n, *more):
+        return test_of(run_json(["test", "naive-swap", "--n", str(n),
+                                 "--samples", "20000", "--seed", "3",
+                                 "--tests", "permutation", "--no-diagnosis",
+                                 *more]), "permutation")["table"]
+
+    def test_listed_up_to_8_cards(self):
+        for n in (7, 8):
+            with self.subTest(n=n):
+                t = self.report(n)
+                k = 5040 if n == 7 else 40320
+                self.assertTrue(t["cells_listed"])
+                self.assertEqual((t["rows"], t["cols"]), (1, k))
+                self.assertEqual(len(t["labels"]), k)
+                self.assertEqual(t["labels"][0], "ABCDEFGH"[:n])
+                self.assertEqual(t["labels"][-1], "HGFEDCBA"[8 - n:])
+                self.assertEqual(sum(t["observed"][0]), 20000)
+                self.assertEqual(t["lo"][:3], [0, 1, 2])
+
+    def test_summarized_from_9_cards(self):
+        t = self.report(9)
+        self.assertFalse(t["cells_listed"])
+        self.assertEqual(t["cols"], 362880)
+        self.assertEqual(t["observed_total"], 20000)
+        for key in ("labels", "lo", "hi", "observed"):
+            self.assertNotIn(key, t)
+        for cell in t["largest_deviations"]:
+            self.assertEqual(len(cell["label"]), 9)
+        full = self.report(9, "--full-tables")
+        self.assertTrue(full["cells_listed"])
+        self.assertEqual(len(full["labels"]), 362880)
+        self.assertEqual(len(full["observed"][0]), 362880)
+        for cell in t["largest_deviations"]:
+            self.assertEqual(full["labels"][cell["col"]], cell["label"])
+            self.assertEqual(full["observed"][0][cell["col"]],
+                             cell["observed"])
+
+    def test_csv_and_page(self):
+        with tempfile.TemporaryDirectory() as d:
+            for n in (8, 10):
+                code, _, err = run(["test", "naive-swap", "--n", str(n),
+                                    "--samples", "20000", "--seed", "3",
+                                    "--tests", "permutation",
+                                    "--no-diagnosis", "--quiet", "--csv",
+                                    "c%d" % n, "--html", "p%d.html" % n],
+                                   cwd=d)
+                self.assertIn(code, (0, 1, 3), err)
+            rows = read_csv(os.path.join(d, "c8", "permutation.csv"))
+            self.assertEqual(rows[0], ["lo", "hi", "label", "observed",
+                                       "expected"])
+            self.assertEqual(len(rows), 1 + 40320)
+            self.assertEqual(rows[1][:3], ["0", "0", "ABCDEFGH"])
+            for n, k in ((8, 40320), (10, 3628800)):
+                with open(os.path.join(d, "p%d.html" % n)) as f:
+                    page = f.read()
+                per = -(-k // 64)
+                self.assertIn('<svg class="bars" id="bars-permutation-0" '
+                              'data-count="%d"' % -(-k // per), page)
+                self.assertIn("%d categories drawn as %d: each bar sums %d "
+                              "neighbours" % (k, -(-k // per), per), page)
+
+
 class NoTiming(unittest.TestCase):
     def test_same_bytes_on_one_thread_or_two(self):
         with tempfile.TemporaryDirectory() as tmp:

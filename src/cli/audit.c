@@ -15,6 +15,7 @@
 #include "reports/render.h"
 #include "shufflebias/status.h"
 #include "base/rng.h"
+#include "engine/budget.h"
 #include "engine/escalate.h"
 #include "engine/diagnose.h"
 #include "engine/runner.h"
@@ -132,6 +133,51 @@ static int audit_one(const sb_cli *cli, const audit_options *o,
     return sb_cli_run(&cfg, NULL, o->quiet, o->escalate, NULL, rep) == 0 ? 0 : -1;
 }
 
+/* Every run's results are kept, tables and all, until the reports are
+   written (the JSON and the CSV list them, the page draws them): their
+   sum, with the largest run's own need beside it, must fit the memory
+   budget (src/engine/budget.h), or the audit is refused before it runs.
+   The tables are kept whole at every deck size, so this is what stops an
+   audit at 4096 cards - 256 MiB a table, four for most shuffles - from
+   outgrowing the machine.  0, or -1 after printing the error. */
+static int audit_fits(const audit_options *o)
+{
+    uint64_t held = 0, largest = 0;
+    size_t runs = 0;
+    for (size_t i = 0; sb_shuffle_types[i]; i++) {
+        const sb_shuffle_type *t = sb_shuffle_types[i];
+        sb_shuffle_args args = { .n = (size_t)o->n };
+        char why[256];
+        if (sb_shuffle_fitted(t, &args, why, sizeof why) != SB_OK)
+            continue;
+        sb_shape shape;
+        const sb_stat_type *stats[32];
+        sb_shuffle_shape(t, &args, &shape);
+        const size_t k = sb_stat_defaults(&shape, stats, 32);
+        for (size_t j = 0; j < k; j++) {
+            size_t fin = 0;
+            sb_stat_memory(stats[j], &shape, &fin);
+            held += fin;
+        }
+        const uint64_t need = sb_run_memory(stats, k, &shape, 1, 0, 0);
+        if (need > largest)
+            largest = need;
+        runs += k > 0;
+    }
+    const uint64_t budget = sb_budget_default();
+    if (held + largest <= budget)
+        return 0;
+    char need[32], have[32];
+    sb_budget_str(held + largest, need, sizeof need);
+    sb_budget_str(budget, have, sizeof have);
+    sb_cli_error("audit: the results of its %zu runs at n = %" PRIu64
+                 ", kept whole for the reports, need %s of memory, over the "
+                 "budget of %s: choose a smaller --n, or test the shuffles "
+                 "one at a time ('shufflebias test ALG --n %" PRIu64 "')",
+                 runs, o->n, need, have, o->n);
+    return -1;
+}
+
 /* The page is neither of the other outputs and can be written.  0, or -1
    after printing the error. */
 static int check_html(const audit_options *o)
@@ -216,7 +262,7 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv)
     if (sb_cli_check_rng(o.rng) != 0 || sb_cli_distinct(&json, &md, 1) != 0
         || sb_cli_can_write(o.json) != 0
         || sb_cli_can_write(o.markdown) != 0 || check_html(&o) != 0
-        || check_csv(&o) != 0)
+        || check_csv(&o) != 0 || audit_fits(&o) != 0)
         return SB_EXIT_USAGE;
     size_t total = 0;
     while (sb_shuffle_types[total])

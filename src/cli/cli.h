@@ -45,6 +45,7 @@ int sb_cmd_audit(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_exact(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_merge(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_bench(const sb_cli *cli, int argc, char **argv);
+int sb_cmd_gate(const sb_cli *cli, int argc, char **argv);
 
 /* "shufflebias: <message>\n" on stderr. */
 void sb_cli_error(const char *fmt, ...)
@@ -102,6 +103,9 @@ uint64_t sb_cli_fresh_seed(void);
 /* The algorithm called 'name'; on failure prints the error (with the valid
    names and the nearest one) and returns NULL. */
 const sb_shuffle_type *sb_cli_algorithm(const char *name);
+/* The same without printing: NULL with that error in 'why'. */
+const sb_shuffle_type *sb_cli_algorithm_find(const char *name, char *why,
+                                             size_t len);
 
 /* Defaults of 't', then each "name=value" of 'assign'; prints the error
    (with the valid parameters and ranges) and returns -1 on a bad one. */
@@ -304,6 +308,11 @@ int sb_cli_check_html(const char *path);
 struct sb_report;
 int sb_cli_html(const char *path, const struct sb_report *rep,
                 const char *command_line, int no_timing, int code);
+/* The same for a merge, whose page lists the state files 'files' merged
+   and the seed of each ('seeds'), rep->run.merged_files of each. */
+int sb_cli_merge_html(const char *path, const struct sb_report *rep,
+                      const char *command_line, int no_timing, int code,
+                      const char *const *files, const uint64_t *seeds);
 int sb_cli_audit_html(const char *path, const struct sb_report *reps,
                       size_t m, const char *command_line, int no_timing,
                       int code);

@@ -228,7 +228,8 @@ uint64_t sb_cli_fresh_seed(void)
     return x >> 11;
 }
 
-const sb_shuffle_type *sb_cli_algorithm(const char *name)
+const sb_shuffle_type *sb_cli_algorithm_find(const char *name, char *why,
+                                             size_t len)
 {
     const sb_shuffle_type *t = sb_shuffle_find(name);
     if (t)
@@ -244,12 +245,20 @@ const sb_shuffle_type *sb_cli_algorithm(const char *name)
             strcat(valid, (*p)->name);
         }
     }
-    if (nearest)
-        sb_cli_error("unknown algorithm '%s' (did you mean '%s'?); valid: %s",
-                     name, nearest, valid);
-    else
-        sb_cli_error("unknown algorithm '%s'; valid: %s", name, valid);
+    char hint[96];
+    sb_name_hint(hint, sizeof hint, nearest);
+    snprintf(why, len, "unknown algorithm '%s'%s; valid: %s", name, hint,
+             valid);
     return NULL;
+}
+
+const sb_shuffle_type *sb_cli_algorithm(const char *name)
+{
+    char why[1280];
+    const sb_shuffle_type *t = sb_cli_algorithm_find(name, why, sizeof why);
+    if (!t)
+        sb_cli_error("%s", why);
+    return t;
 }
 
 int sb_cli_set_params(const sb_shuffle_type *t, const char *const *assign,
@@ -504,7 +513,7 @@ static int render_json_with(FILE *f, const sb_report *rep, const char *key,
     if (root && value)
         json_object_set(root, key, value);
     json_decref(value);
-    return sb_render_json_value(f, root);
+    return sb_render_reports_json(f, root, rep, 1);
 }
 
 int sb_cli_report_with(const sb_report *rep, const char *json, int quiet,

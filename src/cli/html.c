@@ -125,6 +125,21 @@ int sb_cli_html(const char *path, const struct sb_report *rep,
                 rep->run.partial);
 }
 
+int sb_cli_merge_html(const char *path, const struct sb_report *rep,
+                      const char *command_line, int no_timing, int code,
+                      const char *const *files, const uint64_t *seeds)
+{
+    if (!path)
+        return code;
+    sb_render_opts o = SB_RENDER_OPTS_DEFAULT;
+    o.command_line = command_line;
+    o.no_timing = no_timing;
+    o.merged_names = files;
+    o.merged_name_seeds = seeds;
+    return after_page(write_page(path, one_page, rep, 1, &o), code,
+                      rep->run.partial);
+}
+
 int sb_cli_audit_html(const char *path, const struct sb_report *reps,
                       size_t m, const char *command_line, int no_timing,
                       int code)

@@ -379,8 +379,15 @@ int sb_cmd_merge(const sb_cli *cli, int argc, char **argv)
                                o.quiet, cli->stop))
             code = SB_EXIT_INTERRUPTED;
         code = sb_cli_report(&rep, o.json, o.quiet, code, &o.render, o.csv);
-        code = sb_cli_html(o.html, &rep, cli->command_line,
-                           o.render.no_timing, code);
+        /* The page lists each file with the seed of its samples. */
+        uint64_t *seeds = o.html ? calloc(m.n, sizeof *seeds) : NULL;
+        for (size_t k = 0; seeds && k < m.n; k++)
+            seeds[k] = m.st[k].stage_seed;
+        code = sb_cli_merge_html(o.html, &rep, cli->command_line,
+                                 o.render.no_timing, code,
+                                 seeds ? (const char *const *)o.files : NULL,
+                                 seeds);
+        free(seeds);
         if (rep.run.partial)
             sb_cli_error("merge: the files hold %" PRIu64 " of the %" PRIu64
                          " samples their runs asked for", rep.run.done,

@@ -78,6 +78,15 @@
    and independent of the run's own seed. */
 #define SIGNATURE_SEED 0x5d1a9e05eedULL
 #define STATS_MAX 32u
+/* The tables compared: every signature holds a residual per cell, for
+   each flaw simulated, so a table of more cells than this (position,
+   serial and the fy-code tables beyond 1024 cards) is left out, and so is
+   the law of 'permutation' beyond 6 cards (5040 to 3.6 million orders,
+   sparse at the 2^17 decks of a signature).  These are the tables the
+   statistics kept before they kept every one: the diagnosis compares
+   what it always did. */
+#define PROFILE_CELLS_MAX (1024u * 1024u)
+#define PROFILE_ORDERS_MAX 720u
 
 /* What is known of a catalogued flaw beyond what its type says: the
    strength parameter to simulate over and its values, and the fix. */
@@ -255,7 +264,9 @@ static int profile_make(const sb_report *rep, double N, profile *p)
         const sb_table *t = &r->table;
         const size_t cells = t->rows * t->cols;
         if (!r->applicable || !t->observed || !t->expected || cells == 0
-            || !(N > 0))
+            || !(N > 0) || cells > PROFILE_CELLS_MAX
+            || (strcmp(r->name, "permutation") == 0
+                && cells > PROFILE_ORDERS_MAX))
             continue;
         block *b = &p->b[p->nb];
         b->name = r->name;

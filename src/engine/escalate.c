@@ -31,19 +31,21 @@ uint64_t sb_escalation_samples(uint64_t samples, unsigned stage)
     return samples > cap ? cap : samples;
 }
 
-/* The smallest adjusted p-value of a report and whose it is. */
+/* The smallest adjusted p-value of a report and whose it is: ties broken
+   by the raw p-value, as the reports name a run's worst statistic
+   (sb_report_worst, which this floor cannot see). */
 static void worst_result(const sb_report *rep, sb_stage *st)
 {
-    st->min_p_adjusted = 1.0;
-    st->worst = NULL;
+    const sb_result *w = NULL;
     for (size_t i = 0; i < rep->n_results; i++) {
         const sb_result *r = &rep->results[i];
-        if (r->applicable && (st->worst == NULL
-                              || r->p_adjusted < st->min_p_adjusted)) {
-            st->min_p_adjusted = r->p_adjusted;
-            st->worst = r->name;
-        }
+        if (r->applicable && (!w || r->p_adjusted < w->p_adjusted
+                              || (r->p_adjusted == w->p_adjusted
+                                  && r->p_value < w->p_value)))
+            w = r;
     }
+    st->min_p_adjusted = w ? w->p_adjusted : 1.0;
+    st->worst = w ? w->name : NULL;
 }
 
 int sb_escalate(sb_stage_fn run, void *ctx, uint64_t seed, uint64_t samples,
