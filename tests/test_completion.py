@@ -92,6 +92,25 @@ class Completion(unittest.TestCase):
         # A number: nothing to offer, and no algorithm either.
         self.assertEqual(complete(["shufflebias", "test", "--n", ""]), [])
 
+    def test_verdicts_after_expect(self):
+        # The script writes these verdicts itself: each must be one the
+        # command takes (exit 0 or 1, not the usage error 2).
+        cases = {"test": ["fisher-yates", "--n", "3", "--samples", "1000",
+                          "--seed", "1"],
+                 "exact": ["fisher-yates", "--n", "3"]}
+        want = {"test": ["fail", "pass"], "exact": ["biased", "uniform"]}
+        for cmd, args in cases.items():
+            with self.subTest(command=cmd):
+                got = complete(["shufflebias", cmd, "--expect", ""])
+                self.assertEqual(got, want[cmd])
+                for v in got:
+                    p = subprocess.run([CLI, cmd, *args, "--expect", v,
+                                        "--quiet"], capture_output=True,
+                                       text=True)
+                    self.assertIn(p.returncode, (0, 1), p.stderr)
+        self.assertEqual(complete(["shufflebias", "test", "--expect", "f"]),
+                         ["fail"])
+
     def test_files(self):
         with tempfile.TemporaryDirectory() as d:
             for f in ("decks.txt", "deal.py", "run.state"):

@@ -47,6 +47,13 @@ def handles_sigint(pid):
     return False
 
 
+def cpu_ticks(pid):
+    """The user and system clock ticks process 'pid' has used."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
 def file_limit(size):
     """For a child: writes to files stop at 'size' bytes with EFBIG (as a
     full disk stops them with ENOSPC), the signal that would kill it
@@ -485,6 +492,37 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(p.returncode, 130, err)
         self.assertIn("verdict: INCOMPLETE (the run was interrupted; on the ",
                       out)
+
+    def test_interrupted_exact_all_reports_the_walks_done(self):
+        """exact --all, interrupted: the walks finished are reported whole,
+        the one cut short with the totals it counted, exit 130."""
+        with tempfile.TemporaryDirectory() as d:
+            js, page = os.path.join(d, "all.json"), os.path.join(d, "all.html")
+            p = subprocess.Popen([CLI, "exact", "--all", "--n", "4",
+                                  "--quiet", "--json", js, "--html", page],
+                                 stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            # Past the first walks (each a few microseconds at 4 cards)
+            # and into the long ones: half a second of its CPU time.
+            while cpu_ticks(p.pid) < 50:
+                pass
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=600)
+            self.assertEqual(p.returncode, 130, err)
+            with open(js) as f:
+                rep = json.load(f)
+            self.assertTrue(rep["partial"])
+            walks = rep["algorithms"]
+            self.assertTrue(walks[-1]["partial"])
+            self.assertGreater(len(walks), 1)
+            for w in walks[:-1]:
+                self.assertFalse(w["partial"], w["algorithm"])
+                self.assertEqual(w["unexplored_mass"], "0/1", w["algorithm"])
+                self.assertGreater(len(w["permutations"]), 0)
+            with open(page) as f:
+                text = f.read()
+            for w in walks:
+                self.assertIn('id="run-%s"' % w["algorithm"], text)
 
     def test_failed_save_is_an_error(self):
         with tempfile.TemporaryDirectory() as d:

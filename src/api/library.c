@@ -358,10 +358,14 @@ SB_API const sb_exact_report *sb_session_exact_report(const sb_session *s)
 
 SB_API int sb_session_write_json(const sb_session *s, FILE *f)
 {
+    /* The program's JSON, key for key: "expect" and "expectation_held"
+       are there, null (a session is told no expectation). */
+    sb_render_opts o = SB_RENDER_OPTS_DEFAULT;
+    o.expectation = 1;
     if (s->has == SB_SESSION_TEST)
-        return sb_render_json(f, &s->rep);
+        return sb_render_json_with(f, &s->rep, &o);
     if (s->has == SB_SESSION_EXACT)
-        return sb_render_exact_json(f, &s->exact);
+        return sb_render_exact_json_with(f, &s->exact, &o);
     return SB_EINVAL;
 }
 

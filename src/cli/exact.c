@@ -27,6 +27,8 @@ typedef struct exact_options {
     uint64_t n, max_paths, max_depth;
     uint64_t memory;          /* --memory, 0: the default budget */
     int quiet;
+    const char *expect;       /* --expect: "uniform" or "biased", NULL:
+                                 none */
     sb_cli_params params;     /* --param K=V */
     /* --no-timing, --csv DIR: what the reports show. */
     sb_render_opts render;
@@ -43,6 +45,21 @@ static int set_max_depth(const sb_option *opt, const char *arg, void *base)
         sb_cli_error("invalid --max-depth '%s': expected 1 to 1000000", arg);
         return -1;
     }
+    return 0;
+}
+
+/* --expect uniform|biased: what the walk must prove. */
+static int set_expect(const sb_option *opt, const char *arg, void *base)
+{
+    (void)opt;
+    exact_options *o = base;
+    if (strcmp(arg, "uniform") != 0 && strcmp(arg, "biased") != 0) {
+        sb_cli_error("invalid --expect '%s': expected uniform or biased",
+                     arg);
+        return -1;
+    }
+    o->expect = arg;
+    o->render.expect = arg;
     return 0;
 }
 
@@ -91,6 +108,11 @@ static const sb_option options[] = {
         "also write the outcomes and the exact matrix as CSV files into DIR "
         "(made if missing; with --all, one subdirectory per algorithm)"),
     ROW("quiet", NULL, quiet, sb_opt_flag, "print nothing but errors"),
+    ROW("expect", "VERDICT", expect, set_expect,
+        "uniform or biased: what the walk must prove, for a CI gate; exit "
+        "0 when it does, 1 when it proves the other (2, 3 and 130 as "
+        "without it); the reports say whether it held; not "
+        "with --all"),
     SB_OPT_HELP,
     SB_OPT_END
 };
@@ -114,7 +136,12 @@ const sb_command sb_command_exact = {
     "Exit codes: 0 exactly uniform, 1 not uniform, 2 usage error or an\n"
     "algorithm that cannot be enumerated, 3 inconclusive (unexplored mass),\n"
     "130 interrupted (the report then gives the walk's totals only: paths,\n"
-    "outcomes reached and the mass explored).\n",
+    "outcomes reached and the mass explored).  With --all: 0 when every\n"
+    "walk is done (each algorithm's verdict is in the report), 2 and 130\n"
+    "as above (interrupted: the walks done are reported, and the one cut\n"
+    "short with its totals).  With --expect VERDICT: 0\n"
+    "when the walk proves what was expected, 1 when it proves the other;\n"
+    "2, 3 and 130 stand, never held.\n",
 };
 
 /* Returns -1 after printing an error, 1 after printing the usage (-h,
@@ -122,12 +149,20 @@ const sb_command sb_command_exact = {
 static int parse(int argc, char **argv, exact_options *o)
 {
     *o = (exact_options){ .n = 3, .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
-                          .max_depth = 0 };
+                          .max_depth = 0,
+                          .render = { .expectation = 1 } };
     int next;
     const int rc = sb_options_parse(&sb_command_exact, argc, argv, o, &next);
     if (rc != 0)
         return rc;
     if (o->all) {
+        /* Its JSON is one document of many walks, without the keys. */
+        o->render.expectation = 0;
+        if (o->expect) {
+            sb_cli_error("exact: --expect goes with one algorithm, not with "
+                         "--all");
+            return -1;
+        }
         if (next != argc || o->params.count || o->plugin) {
             sb_cli_error("exact --all takes no algorithm, no --plugin and "
                          "no --param");
@@ -141,6 +176,19 @@ static int parse(int argc, char **argv, exact_options *o)
     }
     return sb_cli_shuffle_name("exact", argc, argv, next, o->plugin,
                                &o->alg);
+}
+
+/* With --expect: exactly uniform or not (exit 0 or 1) becomes 0 when it
+   is what was expected, 1 when it is not; 2, 3 and 130 stand, and never
+   count as held.  The reports judge it alike (sb_exact_expectation). */
+static int expected_code(const char *expect, const sb_exact_report *rep,
+                         int code)
+{
+    if (!expect || (code != SB_EXIT_PASS && code != SB_EXIT_FAIL))
+        return code;
+    const int held = sb_exact_expectation(rep, expect);
+    return held > 0 ? SB_EXIT_PASS : held == 0 ? SB_EXIT_FAIL
+                                               : SB_EXIT_SUSPECT;
 }
 
 static int exit_code(const sb_exact_report *rep)
@@ -222,27 +270,36 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
         if (reps[m++].partial)
             code = SB_EXIT_INTERRUPTED;
     }
-    if (code == SB_EXIT_PASS && !o->quiet
-        && !(o->json && strcmp(o->json, "-") == 0))
+    /* Walked, or interrupted in a walk: the walks done and the one cut
+       short (its report says so, with the totals it counted) are
+       reported, as one walk's are. */
+    const int walked = code == SB_EXIT_PASS || code == SB_EXIT_INTERRUPTED;
+    /* The walks finished before the stop are whole: their tables are
+       written whole, not cut as a table the stop came in the middle of
+       (the renderers look at a report's stop flag). */
+    for (size_t i = 0; code == SB_EXIT_INTERRUPTED && i + 1 < m; i++)
+        reps[i].stop = NULL;
+    if (walked && !o->quiet && !(o->json && strcmp(o->json, "-") == 0))
         for (size_t i = 0; i < m; i++) {
             sb_render_exact_text_with(stdout, &reps[i], &o->render);
             fputc('\n', stdout);
         }
-    /* Every walk done: what follows writes the reports, which the stop
-       may cut. */
-    const int wrote = code == SB_EXIT_PASS;
+    /* What follows writes the reports, which the stop may cut. */
+    int wcode = walked ? SB_EXIT_PASS : code;
     char title[96];
     snprintf(title, sizeof title, "Exact bias of every built-in %s at "
              "%llu cards", o->kind ? sb_kind_str(o->kind)
                                    : "shuffle", (unsigned long long)o->n);
-    if (code == SB_EXIT_PASS && o->markdown)
-        code = write_report(o, o->markdown, 0, title, reps, m, bias, code);
-    if (code == SB_EXIT_PASS && o->html)
-        code = write_report(o, o->html, 1, title, reps, m, bias, code);
-    if (code == SB_EXIT_PASS && o->json) {
+    if (wcode == SB_EXIT_PASS && o->markdown)
+        wcode = write_report(o, o->markdown, 0, title, reps, m, bias, wcode);
+    if (wcode == SB_EXIT_PASS && o->html)
+        wcode = write_report(o, o->html, 1, title, reps, m, bias, wcode);
+    if (wcode == SB_EXIT_PASS && o->json) {
         json_t *root = json_object(), *list = json_array();
         json_object_set_new(root, "command", json_string("exact"));
         json_object_set_new(root, "n", json_integer((json_int_t)o->n));
+        json_object_set_new(root, "partial",
+                            json_boolean(code == SB_EXIT_INTERRUPTED));
         for (size_t i = 0; i < m; i++) {
             json_t *one = sb_exact_json(&reps[i]);
             json_object_del(one, "timing");   /* checked in: no timing */
@@ -253,21 +310,24 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
         sb_outfile out;
         if (sb_cli_open_out(&out, o->json) != 0) {
             json_decref(root);
-            code = SB_EXIT_USAGE;
+            wcode = SB_EXIT_USAGE;
         } else {
             const int rc = sb_cli_close_out(&out, sb_render_json_value(
                                                 out.f, root) == SB_OK);
-            code = rc < 0 ? SB_EXIT_USAGE
-                 : rc > 0 ? SB_EXIT_INTERRUPTED : code;
+            wcode = rc < 0 ? SB_EXIT_USAGE
+                  : rc > 0 ? SB_EXIT_INTERRUPTED : wcode;
         }
     }
-    for (size_t i = 0; i < m && code == SB_EXIT_PASS && o->csv; i++) {
+    for (size_t i = 0; i < m && wcode == SB_EXIT_PASS && o->csv; i++) {
         const int rc = sb_cli_csv_exact(o->csv, reps[i].algorithm, &reps[i]);
-        code = rc < 0 ? SB_EXIT_USAGE : rc > 0 ? SB_EXIT_INTERRUPTED : code;
+        wcode = rc < 0 ? SB_EXIT_USAGE : rc > 0 ? SB_EXIT_INTERRUPTED
+                                                : wcode;
     }
-    if (wrote && code == SB_EXIT_INTERRUPTED)
+    if (walked && code == SB_EXIT_PASS && wcode == SB_EXIT_INTERRUPTED)
         sb_cli_error("interrupted while the report was written: what was "
                      "written is cut short");
+    if (wcode != SB_EXIT_PASS)
+        code = wcode;
     for (size_t i = 0; i < m; i++)
         sb_exact_report_release(&reps[i]);
     free(reps);
@@ -353,6 +413,7 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
                          cut ? ": what was written is cut short" : "");
         code = SB_EXIT_INTERRUPTED;
     }
+    code = expected_code(o->expect, &rep, code);
     sb_exact_report_release(&rep);
     return code;
 }

@@ -37,6 +37,7 @@ typedef struct test_options {
     int input_options;        /* how many of them were given */
     const char *rng, *tests, *json;
     int quiet, no_diagnosis;
+    const char *expect;       /* --expect: "pass" or "fail", NULL: none */
     unsigned escalate;
     int escalate_given, n_given;
     unsigned threads;         /* 0: one per core */
@@ -155,6 +156,21 @@ static int set_hands_draw(const sb_option *opt, const char *arg, void *base)
     return 0;
 }
 
+/* --expect pass|fail: the verdict the run must reach, for a CI gate
+   that must see a broken shuffle fail (exit 2 being no fail). */
+static int set_expect(const sb_option *opt, const char *arg, void *base)
+{
+    (void)opt;
+    test_options *o = base;
+    if (strcmp(arg, "pass") != 0 && strcmp(arg, "fail") != 0) {
+        sb_cli_error("invalid --expect '%s': expected pass or fail", arg);
+        return -1;
+    }
+    o->expect = arg;
+    o->render.expect = arg;
+    return 0;
+}
+
 static int set_effect(const sb_option *opt, const char *arg, void *base)
 {
     (void)opt;
@@ -256,6 +272,10 @@ static const sb_option options[] = {
     ROW("quiet", NULL, quiet, NONE, sb_opt_flag,
         "print nothing but errors (and no progress line); the exit code "
         "tells"),
+    ROW("expect", "VERDICT", expect, NONE, set_expect,
+        "pass or fail: the verdict the run must reach, for a CI gate; exit "
+        "0 when it does, 1 when it is the other (2, 3 and 130 as without "
+        "it); the reports say whether it held"),
     ROW("no-diagnosis", NULL, no_diagnosis, NONE, sb_opt_flag,
         "on a fail, do not simulate the catalogue's flaws to name the one "
         "the bias resembles (it takes seconds at 52 cards)"),
@@ -315,12 +335,13 @@ const sb_command sb_command_test = {
     "Exit codes: 0 no bias found, 1 bias found, 2 usage or input error,\n"
     "3 inconclusive (still suspect after escalation, or nothing could be\n"
     "judged), 130 interrupted (a partial report is written, its JSON\n"
-    "verdict 'incomplete').  A bad sample, or a program that ends,\n"
-    "crashes or writes garbage before the samples asked for, is an input\n"
-    "error (2): the report of the samples counted before it is still\n"
-    "written, its JSON verdict 'error'.  Recorded samples cannot be drawn\n"
-    "again, so --input never escalates (and takes no --seed).  See\n"
-    "docs/own-shuffle.md.\n",
+    "verdict 'incomplete').  With --expect VERDICT: 0 when the verdict is\n"
+    "the one expected, 1 when it is the other; 2, 3 and 130 stand, never\n"
+    "held.  A bad sample, or a program that ends, crashes or writes\n"
+    "garbage before the samples asked for, is an input error (2): the\n"
+    "report of the samples counted before it is still written, its JSON\n"
+    "verdict 'error'.  Recorded samples cannot be drawn again, so --input\n"
+    "never escalates (and takes no --seed).  See docs/own-shuffle.md.\n",
 };
 
 /* Returns -1 after printing an error, 1 after printing the usage (-h,
@@ -330,7 +351,8 @@ static int parse(int argc, char **argv, test_options *o)
     *o = (test_options){ .n = 52, .samples = 1000000, .rng = SB_RNG_DEFAULT,
                          .escalate = SB_ESCALATIONS_DEFAULT, .hands = 4,
                          .exec_timeout = SB_EXEC_TIMEOUT_DEFAULT,
-                         .effect = { .power = SB_GOF_POWER } };
+                         .effect = { .power = SB_GOF_POWER },
+                         .render = { .expectation = 1 } };
     int next;
     const int rc = sb_options_parse(&sb_command_test, argc, argv, o, &next);
     if (rc != 0)
@@ -345,6 +367,7 @@ static int parse(int argc, char **argv, test_options *o)
                           : o->exec ? "--exec" : o->input ? "--input"
                           : o->resume ? "--resume" : o->part ? "--part"
                           : o->plan_only && o->json ? "--json"
+                          : o->plan_only && o->expect ? "--expect"
                           : o->plan_only && o->state ? "--state" : NULL;
         if (clash) {
             sb_cli_error("test: --effect chooses the samples of a run of an "
@@ -485,6 +508,18 @@ static int input_spec(const test_options *o, sb_input_spec *in)
     return 0;
 }
 
+/* With --expect: a pass or a fail (exit 0 or 1) becomes 0 when it is
+   the verdict expected, 1 when it is not; 2, 3 and 130 stand, and never
+   count as held.  The reports judge it alike (sb_report_expectation). */
+static int expected_code(const char *expect, const sb_report *rep, int code)
+{
+    if (!expect || (code != SB_EXIT_PASS && code != SB_EXIT_FAIL))
+        return code;
+    const int held = sb_report_expectation(rep, expect);
+    return held > 0 ? SB_EXIT_PASS : held == 0 ? SB_EXIT_FAIL
+                                               : SB_EXIT_SUSPECT;
+}
+
 static int exit_code(const sb_report *rep)
 {
     if (rep->run.partial)
@@ -531,6 +566,7 @@ static int test_external(const sb_cli *cli, const test_options *o)
     else if (rep.run.partial)
         sb_cli_error("interrupted: the report covers the %" PRIu64
                      " samples counted", rep.run.done);
+    code = expected_code(o->expect, &rep, code);
     sb_report_release(&rep);
     return code;
 }
@@ -830,6 +866,7 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
                          "(see above)", o.state);
             code = SB_EXIT_USAGE;
         }
+        code = expected_code(o.expect, &rep, code);
         sb_report_release(&rep);
     }
     if (plugin)
