@@ -5,7 +5,7 @@ SB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # The packages the build and the tests need, from Debian.  chromium (and a
 # font for it) shows the HTML reports to tests/test_pages.py.
-SB_PACKAGES=(gcc make cmake pkg-config libgsl-dev libcmocka-dev libjansson-dev libgmp-dev
+SB_PACKAGES=(gcc make cmake pkg-config libgsl-dev libcmocka-dev libjansson-dev libgmp-dev libyaml-dev
              groff-base g++ chromium fonts-dejavu-core)
 
 # Install whatever of SB_PACKAGES (and of "$@") is missing; 'apt-get update'

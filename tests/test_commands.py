@@ -35,8 +35,8 @@ def commands():
 class Help(unittest.TestCase):
     def test_help_of_every_command(self):
         cmds = commands()
-        self.assertEqual(sorted(cmds), ["audit", "bench", "exact", "list",
-                                        "merge", "test"])
+        self.assertEqual(sorted(cmds), ["audit", "bench", "exact", "gate",
+                                        "list", "merge", "test"])
         for c in cmds:
             with self.subTest(command=c):
                 code, usage, err = run([c, "--help"])

@@ -4,7 +4,8 @@
 # from ~/.bashrc.  Every name it offers - commands, the options of each
 # command, algorithms, statistics, randomness sources, kinds and formats -
 # is asked of the program itself ('shufflebias list --names WHAT' and
-# 'shufflebias list --options COMMAND'), so that it never goes stale.
+# 'shufflebias list --options COMMAND'), so that it never goes stale;
+# only the two verdicts of --expect are written here.
 # It needs bash alone, not the bash-completion package.
 
 # The names 'list --names' gives for $2, from the program $1.
@@ -59,7 +60,7 @@ _shufflebias()
     done <<<"$options"
     if [[ -n $takes ]]; then
         case $prev in
-        --input|--plugin|--json|--state|--resume|--markdown|--html)
+        --input|--plugin|--json|--state|--resume|--markdown|--html|--junit|--baseline|--write-baseline)
             compopt -o filenames 2>/dev/null
             local IFS=$'\n'
             COMPREPLY=($(compgen -f -- "$cur"))
@@ -100,6 +101,14 @@ _shufflebias()
         --format)
             _shufflebias_offer "$(_shufflebias_names "$prog" formats)" "$cur"
             ;;
+        --expect)
+            # The verdicts a command can be held to (its --help says
+            # them; tests/test_completion.py checks that it takes them).
+            case $cmd in
+            test) _shufflebias_offer $'pass\nfail' "$cur" ;;
+            exact) _shufflebias_offer $'uniform\nbiased' "$cur" ;;
+            esac
+            ;;
         --names)
             _shufflebias_offer $'algorithms\nstatistics\nrngs\ncommands\nkinds\nformats' "$cur"
             ;;
@@ -119,7 +128,7 @@ _shufflebias()
     test|exact|bench)
         _shufflebias_offer "$(_shufflebias_names "$prog" algorithms)" "$cur"
         ;;
-    merge)
+    merge|gate)
         compopt -o filenames 2>/dev/null
         local IFS=$'\n'
         COMPREPLY=($(compgen -f -- "$cur"))

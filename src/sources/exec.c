@@ -233,9 +233,7 @@ static int plain_command(const char *command)
     return executable(word, len);
 }
 
-/* The child between fork and execve: async-signal-safe calls only. */
-static void run_child(const char *script, char *const envp[], int null_fd,
-                      int read_fd, int write_fd, pid_t parent)
+void sb_child_prepare(pid_t parent)
 {
 #ifdef __linux__
     /* Should shufflebias itself be killed (SIGKILL leaves it no time to
@@ -257,8 +255,14 @@ static void run_child(const char *script, char *const envp[], int null_fd,
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-
     setpgid(0, 0);
+}
+
+/* The child between fork and execve: async-signal-safe calls only. */
+static void run_child(const char *script, char *const envp[], int null_fd,
+                      int read_fd, int write_fd, pid_t parent)
+{
+    sb_child_prepare(parent);
     close(read_fd);
     if (dup2(null_fd, STDIN_FILENO) < 0 || dup2(write_fd, STDOUT_FILENO) < 0)
         _exit(127);

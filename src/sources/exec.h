@@ -25,8 +25,17 @@
 #define SB_SOURCES_EXEC_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct sb_child sb_child;
+
+/* In a child between fork and execve (async-signal-safe calls only),
+   with every signal blocked across the fork by the parent: die with the
+   parent 'parent' should it be killed (Linux; exit at once if it is gone
+   already), take the default action for SIGPIPE, SIGINT, SIGTERM, SIGHUP
+   and SIGQUIT with no signal blocked, and lead a process group of its
+   own.  sb_child_start's children do this; so do the gate's. */
+void sb_child_prepare(pid_t parent);
 
 /* Start 'command' with the environment assignments 'env' ("NAME=value",
    'n_env' of them) added to ours.  Returns SB_OK and sets *child and *fd
