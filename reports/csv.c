@@ -451,6 +451,42 @@ int sb_render_audit_run_csv(FILE *f, const sb_report *reps, size_t m,
     return ferror(f) ? SB_EIO : SB_OK;
 }
 
+int sb_render_exact_grid_csv(FILE *f, const sb_exact_report *reps,
+                             const sb_exact_grid *g)
+{
+    /* The summary grid as a spreadsheet: an algorithm a row, its
+       parameters, every possible outcome a column (the exact
+       probability, "0/1" for one never reached), the distance. */
+    const sb_exact_report *first = &reps[g->rows[0]];
+    char s[512];
+    fputs("algorithm,params", f);
+    for (size_t c = 0; c < g->n_cols; c++) {
+        sb_exact_outcome_str(first, g->cols[c], s, sizeof s);
+        fputc(',', f);
+        csv_field(f, s);
+    }
+    fputs(",tv_distance,tv_decimal,unexplored_mass\n", f);
+    for (size_t r = 0; r < g->n_rows; r++) {
+        const sb_exact_report *rep = &reps[g->rows[r]];
+        csv_field(f, rep->algorithm);
+        fputc(',', f);
+        csv_field(f, rep->params);
+        for (size_t c = 0; c < g->n_cols; c++) {
+            const sb_exact_outcome *o = sb_exact_find(rep, g->cols[c]);
+            fputc(',', f);
+            csv_field(f, o ? o->fraction : "0/1");
+        }
+        fputc(',', f);
+        csv_field(f, rep->tv);
+        fputc(',', f);
+        csv_number(f, rep->tv_d);
+        fputc(',', f);
+        csv_field(f, rep->unexplored);
+        fputc('\n', f);
+    }
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
 int sb_render_exact_run_csv(FILE *f, const sb_exact_report *rep,
                             const char *files)
 {

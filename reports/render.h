@@ -181,6 +181,12 @@ int sb_render_audit_csv(FILE *f, const sb_report *reps, size_t m);
 int sb_exact_csv_name(const sb_exact_report *rep, size_t i, char *name,
                       size_t len);
 int sb_render_exact_csv(FILE *f, const sb_exact_report *rep, size_t i);
+/* exact --all: the summary grid 'g' of reps (reports/exact_grid.h) as
+   CSV, "grid.csv": algorithm, params, the exact probability of every
+   outcome ("0/1" never reached), the distance. */
+struct sb_exact_grid;
+int sb_render_exact_grid_csv(FILE *f, const sb_exact_report *reps,
+                             const struct sb_exact_grid *g);
 /* "run.csv": key,value rows saying which run the files beside it are
    from ('command' the command's name; 'files' the other files written,
    space-separated, NULL: no row): the algorithm, its parameters, the

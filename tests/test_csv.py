@@ -162,6 +162,10 @@ class Clashes(unittest.TestCase):
         self.refused(["exact", "--all", "--n", "3", "--json",
                       "ex/naive-swap/matrix.csv", "--csv", "ex", "--quiet"],
                      "ex/naive-swap/matrix.csv", "--json")
+        self.make("ex/grid-permutation.csv")
+        self.refused(["exact", "--all", "--n", "3", "--markdown",
+                      "ex/grid-permutation.csv", "--csv", "ex", "--quiet"],
+                     "ex/grid-permutation.csv", "--markdown")
 
     def test_other_names_are_fine(self):
         self.make("ok/notes.csv")
@@ -269,6 +273,35 @@ class Contents(unittest.TestCase):
             head = rows[0]
             row = dict(zip(head, rows[1]))
             self.assertEqual((row["p_value"], row["p_underflow"]), ("0", "1"))
+
+    def test_exact_grid(self):
+        """exact --all --csv: the 3-card grid as a spreadsheet, each row's
+        fractions summing to exactly 1, naive-swap's the 4, 5, 5, 5, 4, 4
+        of 27 that its 27 paths give (Atwood, Coding Horror, "The Danger
+        of Naivete", 2007), a never-reached order 0/1."""
+        from fractions import Fraction
+        with tempfile.TemporaryDirectory() as tmp:
+            code, _, err = run(["exact", "--all", "--n", "3", "--csv", "g",
+                                "--quiet"], tmp)
+            self.assertEqual(code, 0, err)
+            rows = read_csv(os.path.join(tmp, "g", "grid-permutation.csv"))
+            head = rows[0]
+            self.assertEqual(head, ["algorithm", "params", "ABC", "ACB",
+                                    "BAC", "BCA", "CAB", "CBA",
+                                    "tv_distance", "tv_decimal",
+                                    "unexplored_mass"])
+            grid = {r[0]: r for r in rows[1:]}
+            self.assertEqual(grid["naive-swap"][2:8],
+                             ["4/27", "5/27", "5/27", "5/27", "4/27",
+                              "4/27"])
+            self.assertEqual(grid["naive-swap"][8], "1/18")
+            # Sattolo: only the two 3-cycles.
+            self.assertEqual(grid["sattolo"][2:8],
+                             ["0/1", "0/1", "0/1", "1/2", "1/2", "0/1"])
+            for name, r in grid.items():
+                if r[10] == "0/1":
+                    self.assertEqual(sum(Fraction(x) for x in r[2:8]), 1,
+                                     name)
 
     def test_axis_names(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -255,6 +255,10 @@ typedef enum sb_cli_csv_what {
    to check.  0, or -1 after printing the error, which names both. */
 int sb_cli_csv_check(const char *dir, sb_cli_csv_what what,
                      const sb_cli_path *others, size_t n);
+/* exact --all --csv DIR: where the summary grid of a kind's walks goes,
+   DIR/grid-KIND.csv ("grid-permutation.csv"). */
+void sb_cli_csv_grid_path(const char *dir, sb_kind kind, char *path,
+                          size_t len);
 
 /* Before a run: a state can be saved as 'path' - a regular file or none,
    beside which a temporary file can be made - and saving it throws no

@@ -827,7 +827,23 @@ int sb_cli_csv_check(const char *dir, sb_cli_csv_what what,
         if (csv_clashes(dir, base, sb_shuffle_types[k]->name, what, others,
                         n) != 0)
             return -1;
+    /* exact --all's grids, beside the subdirectories. */
+    static const sb_kind kinds[] = { SB_KIND_PERMUTATION, SB_KIND_DRAW,
+                                     SB_KIND_DEAL };
+    for (size_t k = 0; what == SB_CLI_CSV_EXACT_ALL && k < 3; k++) {
+        char path[4096], *name;
+        sb_cli_csv_grid_path(base, kinds[k], path, sizeof path);
+        name = strrchr(path, '/') + 1;
+        if (csv_clash(dir, base, NULL, name, others, n) != 0)
+            return -1;
+    }
     return 0;
+}
+
+void sb_cli_csv_grid_path(const char *dir, sb_kind kind, char *path,
+                          size_t len)
+{
+    snprintf(path, len, "%s/grid-%s.csv", dir, sb_kind_str(kind));
 }
 
 int sb_cli_can_write(const char *path)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "algorithms/registry.h"
+#include "reports/exact_grid.h"
 #include "reports/render.h"
 #include "shufflebias/status.h"
 #include "engine/enumerate.h"
@@ -106,7 +107,8 @@ static const sb_option options[] = {
         "memory), so that they compare byte for byte"),
     ROW("csv", "DIR", csv, sb_opt_string,
         "also write the outcomes and the exact matrix as CSV files into DIR "
-        "(made if missing; with --all, one subdirectory per algorithm)"),
+        "(made if missing; with --all, one subdirectory per algorithm and "
+        "the summary grid as grid-KIND.csv)"),
     ROW("quiet", NULL, quiet, sb_opt_flag, "print nothing but errors"),
     ROW("expect", "VERDICT", expect, set_expect,
         "uniform or biased: what the walk must prove, for a CI gate; exit "
@@ -222,6 +224,35 @@ static int write_report(const exact_options *o, const char *path, int html,
     return rc < 0 ? SB_EXIT_USAGE : rc > 0 ? SB_EXIT_INTERRUPTED : code;
 }
 
+/* --csv DIR with --all: each summary grid as DIR/grid-KIND.csv (the
+   table an article shows, for a spreadsheet).  An exit code. */
+static int write_grids(const char *dir, const sb_exact_report *reps,
+                       size_t m)
+{
+    sb_exact_grid *grids;
+    size_t count;
+    if (sb_exact_grids(reps, m, &grids, &count) != SB_OK) {
+        sb_cli_error("out of memory");
+        return SB_EXIT_USAGE;
+    }
+    int code = SB_EXIT_PASS;
+    for (size_t k = 0; k < count && code == SB_EXIT_PASS; k++) {
+        char path[4096];
+        sb_cli_csv_grid_path(dir, reps[grids[k].rows[0]].kind, path,
+                             sizeof path);
+        sb_outfile out;
+        if (sb_cli_open_out(&out, path) != 0) {
+            code = SB_EXIT_USAGE;
+            break;
+        }
+        const int rc = sb_cli_finish_out(&out, sb_render_exact_grid_csv(
+                                                   out.f, reps, &grids[k]));
+        code = rc < 0 ? SB_EXIT_USAGE : rc > 0 ? SB_EXIT_INTERRUPTED : code;
+    }
+    sb_exact_grids_free(grids, count);
+    return code;
+}
+
 /* Every built-in algorithm at n, for the checked-in reports. */
 static int exact_all(const sb_cli *cli, const exact_options *o)
 {
@@ -323,6 +354,8 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
         wcode = rc < 0 ? SB_EXIT_USAGE : rc > 0 ? SB_EXIT_INTERRUPTED
                                                 : wcode;
     }
+    if (wcode == SB_EXIT_PASS && o->csv)
+        wcode = write_grids(o->csv, reps, m);
     if (walked && code == SB_EXIT_PASS && wcode == SB_EXIT_INTERRUPTED)
         sb_cli_error("interrupted while the report was written: what was "
                      "written is cut short");
