@@ -211,44 +211,38 @@ static void xml(FILE *f, const char *s)
     }
 }
 
+/* "LABEL: VALUE\n", the value escaped; nothing when it is empty. */
+static void field(FILE *f, const char *label, const char *value)
+{
+    if (!value || !*value)
+        return;
+    fprintf(f, "%s: ", label);
+    xml(f, value);
+    fputc('\n', f);
+}
+
 /* What a case's report says, for <system-out> and the failure's text. */
 static void details(FILE *f, const json_t *c)
 {
-    char cmd[4096];
+    char cmd[4096], line[2048];
     command(c, cmd, sizeof cmd);
-    fputs("command: ", f);
-    xml(f, cmd);
-    fputs("\nexpect: ", f);
-    xml(f, str(c, "expect"));
-    fputs("\noutcome: ", f);
-    xml(f, str(c, "outcome"));
-    fputs(" (", f);
-    xml(f, str(c, "message"));
-    fputs(")\n", f);
-    if (*str(c, "warning")) {
-        fputs("warning: ", f);
-        xml(f, str(c, "warning"));
-        fputc('\n', f);
-    }
+    field(f, "command", cmd);
+    field(f, "expect", str(c, "expect"));
+    snprintf(line, sizeof line, "%s (%s)", str(c, "outcome"),
+             str(c, "message"));
+    field(f, "outcome", line);
+    field(f, "warning", str(c, "warning"));
     const json_t *v;
     if ((v = json_object_get(c, "seed")))
         fprintf(f, "seed: %lld\n", (long long)json_integer_value(v));
     if ((v = json_object_get(c, "samples")) && json_is_integer(v))
         fprintf(f, "samples: %lld\n", (long long)json_integer_value(v));
-    if ((v = json_object_get(c, "tv_exact"))) {
-        fputs("total-variation distance: ", f);
-        xml(f, json_string_value(v));
-        fputc('\n', f);
-    }
+    field(f, "total-variation distance", str(c, "tv_exact"));
     const json_t *d = json_object_get(c, "diagnosis");
     if (d) {
-        fputs("diagnosis: resembles ", f);
-        xml(f, str(d, "name"));
-        fputs("\n  flaw: ", f);
-        xml(f, str(d, "flaw"));
-        fputs("\n  fix: ", f);
-        xml(f, str(d, "advice"));
-        fputc('\n', f);
+        field(f, "diagnosis (the flaw it resembles)", str(d, "name"));
+        field(f, "  flaw", str(d, "flaw"));
+        field(f, "  fix", str(d, "advice"));
     }
     size_t i;
     const json_t *t;
