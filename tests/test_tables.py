@@ -594,7 +594,10 @@ class ExactCsv(unittest.TestCase):
             code, _, err = run(["exact", "--all", "--n", "3", "--kind",
                                 "permutation", "--quiet", "--csv", d])
             self.assertIn(code, (0, 1, 3), err)
-            subdirs = sorted(os.listdir(d))
+            names = sorted(os.listdir(d))
+            # One directory per algorithm, and the summary grid beside.
+            self.assertIn("grid-permutation.csv", names)
+            subdirs = [s for s in names if s != "grid-permutation.csv"]
             self.assertIn("fisher-yates", subdirs)
             self.assertIn("naive-swap", subdirs)
             for s in subdirs:

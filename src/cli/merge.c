@@ -96,7 +96,9 @@ const sb_command sb_command_merge = {
    --help), 0 otherwise. */
 static int parse(int argc, char **argv, merge_options *o)
 {
-    *o = (merge_options){ 0 };
+    /* The report of a test, key for key: "expect" and
+       "expectation_held" are there, null (a merge takes no --expect). */
+    *o = (merge_options){ .render = { .expectation = 1 } };
     int next;
     const int rc = sb_options_parse(&sb_command_merge, argc, argv, o, &next);
     if (rc != 0)
