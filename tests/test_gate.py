@@ -296,6 +296,24 @@ class Gate(unittest.TestCase, JUnitChecks):
                       "\\[d\\](e) | tv &lt;= 1/18 | held |", md)
         self.check_junit(self.out("j.xml"), 1, 0, 0)
 
+    def test_defaults_fit_each_source(self):
+        """A default that does not fit a case is left out of it: 'hands'
+        goes to a built-in deal's parameter, not to a shuffle without
+        one; a case's own params win."""
+        text = ("defaults: {n: 52, hands: 4, samples: 2000}\ncases:\n"
+                "  - {name: a, algorithm: fisher-yates, expect: pass}\n"
+                "  - {name: b, algorithm: deal-fisher-yates, expect: pass}\n"
+                "  - {name: c, algorithm: deal-random-hand, params: "
+                "{hands: 2, hand-size: 2}, exact: {n: 4}, "
+                "expect: exact-biased}\n")
+        p = gate(self.d, text, "--json", self.out("g.json"))
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        a, b, c = json.loads(read(self.out("g.json")))["cases"]
+        self.assertNotIn("hands", a["command"])
+        self.assertIn("--param hands=4", b["command"])
+        self.assertIn("--param hands=2", c["command"])
+        self.assertNotIn("hands=4", c["command"])
+
     def test_unexplored_mass_is_inconclusive(self):
         text = ("cases:\n"
                 "  - {name: cut walk, algorithm: riffle-until-uniform, "

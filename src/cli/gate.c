@@ -181,11 +181,15 @@ static char *from_dir(const sb_manifest *m, const char *path)
 
 /* A built-in deal's 'hands' is its parameter: the case's own 'hands'
    is passed to it (and refused by a shuffle without one), the defaults'
-   only to a shuffle that has one. */
+   only to a shuffle that has one; 'params: {hands: H}' wins over
+   both. */
 static int hands_param(const sb_gate_case *c)
 {
-    if (!c->hands_given || c->exact)
+    if (!c->hands_given)
         return 0;
+    for (size_t i = 0; i < c->params; i++)
+        if (strcmp(c->param_key[i], "hands") == 0)
+            return 0;             /* params: {hands: H} says it */
     if (c->hands_own || c->source != SB_SOURCE_ALGORITHM)
         return 1;
     const sb_shuffle_type *t = sb_shuffle_find(c->what);
