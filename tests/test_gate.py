@@ -410,6 +410,15 @@ class Gate(unittest.TestCase, JUnitChecks):
                       r"power 0\.9: it needs (\d+)", p.stderr)
         self.assertTrue(m, p.stderr)
         need = int(m.group(1))
+        # A deal's plan is made with its own params and hands together.
+        deal = ("cases:\n  - {name: d, algorithm: deal-fisher-yates, "
+                "n: 8, hands: 2, params: {hand-size: 4}, samples: 100, "
+                "effect: 0.05, expect: pass}\n")
+        p = gate(self.d, deal)
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertRegex(p.stderr, r"m\.yaml:2:5: case 'd': 100 samples "
+                         r"cannot catch an effect of 0\.05 with power 0\.9:"
+                         r" it needs \d+ \(decided by card-hand\)")
         # ... and at the samples it names, the same case is accepted.
         ok = text.replace("samples: 1000", "samples: %d" % need)
         p = gate(self.d, ok, "--json", self.out("g.json"))

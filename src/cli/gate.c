@@ -199,6 +199,30 @@ static int hands_param(const sb_gate_case *c)
     return 0;
 }
 
+/* A built-in's parameter assignments, "k=v" into kv[i] with assign[i]
+   pointing at it: the case's params, then its hands when they are a
+   parameter (hands_param).  Their count; *with_hands set when the last
+   one is the hands. */
+typedef char sb_gate_kv[SB_MANIFEST_PARAMS + 1][256];
+static size_t assignments(const sb_gate_case *c, sb_gate_kv kv,
+                          const char **assign, int *with_hands)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < c->params; i++, count++) {
+        snprintf(kv[count], sizeof kv[count], "%s=%s", c->param_key[i],
+                 c->param_value[i]);
+        assign[count] = kv[count];
+    }
+    *with_hands = hands_param(c);
+    if (*with_hands) {
+        snprintf(kv[count], sizeof kv[count], "hands=%llu",
+                 (unsigned long long)c->hands);
+        assign[count] = kv[count];
+        count++;
+    }
+    return count;
+}
+
 /* The seed a case runs on. */
 static uint64_t case_seed(const sb_gate_case *c)
 {
@@ -236,16 +260,14 @@ static int case_args(const sb_gate_case *c, args *a)
             rc |= add_u64(a, "--max-paths", c->max_paths);
     } else if (c->n_given)
         rc |= add_u64(a, "--n", c->n);
-    for (size_t i = 0; i < c->params; i++) {
-        char kv[512];
-        snprintf(kv, sizeof kv, "%s=%s", c->param_key[i], c->param_value[i]);
-        rc |= add2(a, "--param", kv);
-    }
-    if (builtin && hands_param(c)) {
-        char kv[64];
-        snprintf(kv, sizeof kv, "hands=%llu", (unsigned long long)c->hands);
-        rc |= add2(a, "--param", kv);
-    } else if (c->hands_given && !builtin)
+    if (builtin) {
+        sb_gate_kv kv;
+        const char *assign[SB_MANIFEST_PARAMS + 1];
+        int with_hands;
+        const size_t count = assignments(c, kv, assign, &with_hands);
+        for (size_t i = 0; i < count; i++)
+            rc |= add2(a, "--param", assign[i]);
+    } else if (c->hands_given)
         rc |= add_u64(a, "--hands", c->hands);
     if (c->exact)
         return rc;
@@ -352,32 +374,25 @@ static int check_builtin(const sb_manifest *m, const sb_gate_case *c)
     }
     int rc = -1;
     const char *assign[SB_MANIFEST_PARAMS + 1];
-    char kv[SB_MANIFEST_PARAMS + 1][256];
-    size_t count = 0;
-    for (size_t i = 0; i < c->params; i++) {
-        snprintf(kv[count], sizeof kv[count], "%s=%s", c->param_key[i],
-                 c->param_value[i]);
-        assign[count] = kv[count];
-        count++;
-    }
+    sb_gate_kv kv;
+    int with_hands;
+    const size_t count = assignments(c, kv, assign, &with_hands);
     sb_run_config cfg = {
         .alg = t, .args = { .n = (size_t)n },
         .samples = c->samples_given ? c->samples : 1,
         .seed = case_seed(c), .rng = c->rng ? c->rng : SB_RNG_DEFAULT,
         .plugin = so, .threads = 1,
     };
-    if (sb_cli_set_params(t, assign, count, &cfg.args) != 0) {
+    /* The params alone first, so that an error says which key; then
+       with the hands (sb_cli_set_params starts from the defaults). */
+    const size_t own = count - (size_t)with_hands;
+    if (sb_cli_set_params(t, assign, own, &cfg.args) != 0) {
         at_key(m, c, c->at_params, "params", ABOVE);
         goto out;
     }
-    if (hands_param(c)) {
-        snprintf(kv[0], sizeof kv[0], "hands=%llu",
-                 (unsigned long long)c->hands);
-        assign[0] = kv[0];
-        if (sb_cli_set_params(t, assign, 1, &cfg.args) != 0) {
-            at_key(m, c, c->at_hands, "hands", ABOVE);
-            goto out;
-        }
+    if (with_hands && sb_cli_set_params(t, assign, count, &cfg.args) != 0) {
+        at_key(m, c, c->at_hands, "hands", ABOVE);
+        goto out;
     }
     if (!c->exact && sb_cli_check_rng(cfg.rng) != 0) {
         at_key(m, c, c->at_rng, "rng", ABOVE);

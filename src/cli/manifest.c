@@ -96,17 +96,17 @@ static int get_count(const reader *r, const char *key, const yaml_node_t *v,
     return 0;
 }
 
-/* A number of seconds, 0 .. 'max'. */
-static int get_seconds(const reader *r, const char *key,
-                       const yaml_node_t *v, double max, double *out)
+/* A number from 0 to 'max' of 'unit' ("seconds"). */
+static int get_number(const reader *r, const char *key, const char *unit,
+                      const yaml_node_t *v, double max, double *out)
 {
     const char *s = scalar(v);
     char *end = NULL;
     errno = 0;
     const double x = s ? strtod(s, &end) : -1;
     if (!s || end == s || *end || errno || !(x >= 0 && x <= max)) {
-        say(r, v, "key '%s': expected seconds from 0 to %g, not %s%s%s",
-            key, max, s ? "'" : "", s ? s : type_name(v), s ? "'" : "");
+        say(r, v, "key '%s': expected %s from 0 to %g, not %s%s%s", key,
+            unit, max, s ? "'" : "", s ? s : type_name(v), s ? "'" : "");
         return -1;
     }
     *out = x;
@@ -516,7 +516,7 @@ static int apply(reader *r, int id, const yaml_node_t *v, sb_gate_case *c,
         return get_count(r, "draw", v, SB_DECK_MAX, &c->draw);
     case K_EXEC_TIMEOUT: {
         double s;
-        if (get_seconds(r, "exec-timeout", v, 1000000, &s) != 0)
+        if (get_number(r, "exec-timeout", "seconds", v, 1000000, &s) != 0)
             return -1;
         c->exec_timeout = (unsigned)s;
         c->exec_timeout_given = 1;
@@ -590,10 +590,12 @@ static int apply(reader *r, int id, const yaml_node_t *v, sb_gate_case *c,
     case K_EXPECT:
         return get_expect(r, v, c);
     case K_TIMEOUT:
-        return get_seconds(r, "timeout", v, 7 * 86400.0, &c->timeout);
+        return get_number(r, "timeout", "seconds", v, 7 * 86400.0,
+                          &c->timeout);
     case K_DRIFT_SD: {
         double s;
-        if (get_seconds(r, "drift-sd", v, 1000, &s) != 0)
+        if (get_number(r, "drift-sd", "standard deviations", v, 1000, &s)
+            != 0)
             return -1;
         c->drift_sd = s;
         return 0;
