@@ -25,6 +25,7 @@
  * probability 1/16, one inverse pass never does, since its inverse BDAC
  * has three (A, BC, D).
  */
+#include "shufflebias/markov.h"
 #include "shufflebias/shuffle.h"
 #include "shufflebias/status.h"
 #include "algorithms/deck.h"
@@ -65,4 +66,18 @@ const sb_shuffle_type sb_shuffle_inverse_riffle = {
     .exact_paths = sb_riffle_passes_paths,
     .exact_hint = "passes=2",
     .run = run,
+};
+
+/* Markov in its deck: one riffle per step. */
+static int step(void *state, const sb_shuffle_args *a, size_t s, sb_src *src,
+                sb_card *deck)
+{
+    (void)s;
+    return sb_riffle_step(state, a, src, deck, sb_riffle_pass_inverse);
+}
+
+const sb_markov sb_markov_inverse_riffle = {
+    .type = &sb_shuffle_inverse_riffle,
+    .steps = sb_riffle_passes_steps,
+    .step = step,
 };

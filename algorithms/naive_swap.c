@@ -13,6 +13,7 @@
  * Source: the "simple shuffle" of many blog posts and interview answers;
  * analysed by Jeff Atwood, "The Danger of Naivete" (2007).
  */
+#include "shufflebias/markov.h"
 #include "shufflebias/shuffle.h"
 #include "algorithms/deck.h"
 
@@ -46,4 +47,24 @@ const sb_shuffle_type sb_shuffle_naive_swap = {
     .n_max = SB_DECK_MAX,
     .exact_paths = paths,
     .run = run,
+};
+
+/* Markov in its deck: step i swaps i with a drawn j. */
+static size_t steps(const sb_shuffle_args *a)
+{
+    return a->n;
+}
+
+static int step(void *state, const sb_shuffle_args *a, size_t i, sb_src *src,
+                sb_card *deck)
+{
+    (void)state;
+    sb_deck_swap(deck, i, (size_t)sb_below(src, a->n));
+    return 0;
+}
+
+const sb_markov sb_markov_naive_swap = {
+    .type = &sb_shuffle_naive_swap,
+    .steps = steps,
+    .step = step,
 };

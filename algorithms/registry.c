@@ -23,6 +23,7 @@ const sb_shuffle_type *const sb_shuffle_types[] = {
     &sb_shuffle_riffle_until_uniform,
     &sb_shuffle_riffle_until_uniform_forward,
     &sb_shuffle_human_packet,
+    &sb_shuffle_overhand,
     /* draws */
     &sb_shuffle_partial_deal,
     /* deals */
@@ -32,6 +33,22 @@ const sb_shuffle_type *const sb_shuffle_types[] = {
     &sb_shuffle_deal_random_hand,
     NULL
 };
+
+const sb_markov *const sb_markov_types[] = {
+    &sb_markov_naive_swap,
+    &sb_markov_riffle,
+    &sb_markov_inverse_riffle,
+    &sb_markov_overhand,
+    NULL
+};
+
+const sb_markov *sb_markov_builtin(const sb_shuffle_type *t)
+{
+    for (const sb_markov *const *m = sb_markov_types; *m; m++)
+        if ((*m)->type == t)
+            return *m;
+    return NULL;
+}
 
 const sb_shuffle_type *sb_shuffle_find(const char *name)
 {

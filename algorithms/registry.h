@@ -8,6 +8,7 @@
 #ifndef SB_ALGORITHMS_REGISTRY_H
 #define SB_ALGORITHMS_REGISTRY_H
 
+#include "shufflebias/markov.h"
 #include "shufflebias/shuffle.h"
 #include "shufflebias/stat.h"
 #include "base/shuffle_type.h"
@@ -28,6 +29,7 @@ extern const sb_shuffle_type sb_shuffle_inverse_riffle;
 extern const sb_shuffle_type sb_shuffle_riffle_until_uniform;
 extern const sb_shuffle_type sb_shuffle_riffle_until_uniform_forward;
 extern const sb_shuffle_type sb_shuffle_human_packet;
+extern const sb_shuffle_type sb_shuffle_overhand;
 extern const sb_shuffle_type sb_shuffle_partial_deal;
 extern const sb_shuffle_type sb_shuffle_deal_fisher_yates;
 extern const sb_shuffle_type sb_shuffle_deal_bitmask;
@@ -36,6 +38,19 @@ extern const sb_shuffle_type sb_shuffle_deal_weighted_hand;
 
 /* NULL-terminated, in the order 'list' shows them. */
 extern const sb_shuffle_type *const sb_shuffle_types[];
+
+/* The built-ins that are Markov in their deck (shufflebias/markov.h),
+   each declared in its algorithm's file. */
+extern const sb_markov sb_markov_naive_swap;
+extern const sb_markov sb_markov_riffle;
+extern const sb_markov sb_markov_inverse_riffle;
+extern const sb_markov sb_markov_overhand;
+
+/* NULL-terminated. */
+extern const sb_markov *const sb_markov_types[];
+
+/* The built-in declaration of 't' as Markov in its deck, or NULL. */
+const sb_markov *sb_markov_builtin(const sb_shuffle_type *t);
 
 /* The algorithm called 'name', or NULL. */
 const sb_shuffle_type *sb_shuffle_find(const char *name);

@@ -36,6 +36,7 @@
  * C(128,3)/2^21 = 2667/16384; total-variation distance 193/49152.  After
  * one pass: ABC 1/2, the four others 1/8, CBA never.
  */
+#include "shufflebias/markov.h"
 #include "shufflebias/shuffle.h"
 #include "shufflebias/status.h"
 #include "algorithms/deck.h"
@@ -77,4 +78,18 @@ const sb_shuffle_type sb_shuffle_riffle = {
     .exact_paths = sb_riffle_passes_paths,
     .exact_hint = "passes=2",
     .run = run,
+};
+
+/* Markov in its deck: one riffle per step. */
+static int step(void *state, const sb_shuffle_args *a, size_t s, sb_src *src,
+                sb_card *deck)
+{
+    (void)s;
+    return sb_riffle_step(state, a, src, deck, sb_riffle_pass_forward);
+}
+
+const sb_markov sb_markov_riffle = {
+    .type = &sb_shuffle_riffle,
+    .steps = sb_riffle_passes_steps,
+    .step = step,
 };

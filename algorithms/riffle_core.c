@@ -142,6 +142,19 @@ void sb_riffle_repeat(sb_riffle_state *st, const sb_shuffle_args *a,
         memcpy(out, cur, a->n * sizeof *out);
 }
 
+int sb_riffle_step(sb_riffle_state *st, const sb_shuffle_args *a,
+                   sb_src *src, sb_card *deck, sb_riffle_pass_fn pass)
+{
+    pass(st, a, src, deck, st->deck);
+    memcpy(deck, st->deck, a->n * sizeof *deck);
+    return SB_OK;
+}
+
+size_t sb_riffle_passes_steps(const sb_shuffle_args *a)
+{
+    return (size_t)a->param[0];
+}
+
 void sb_riffle_pass_forward(sb_riffle_state *st, const sb_shuffle_args *a,
                             sb_src *src, const sb_card *in, sb_card *out)
 {

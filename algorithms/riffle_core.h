@@ -99,6 +99,13 @@ void sb_riffle_repeat(sb_riffle_state *st, const sb_shuffle_args *a,
                       long passes, sb_src *src, sb_card *out,
                       sb_riffle_pass_fn pass);
 
+/* One pass by 'pass' applied to 'deck' in place: the step of the riffles
+   repeated a fixed number of times, as Markov in their deck
+   (shufflebias/markov.h), and their number of steps, 'passes'. */
+int sb_riffle_step(sb_riffle_state *st, const sb_shuffle_args *a,
+                   sb_src *src, sb_card *deck, sb_riffle_pass_fn pass);
+size_t sb_riffle_passes_steps(const sb_shuffle_args *a);
+
 /* Ready-made passes: draw a bit string, then riffle forward or inverse. */
 void sb_riffle_pass_forward(sb_riffle_state *st, const sb_shuffle_args *a,
                             sb_src *src, const sb_card *in, sb_card *out);

@@ -196,8 +196,9 @@ static void add_fraction(mpz_t num, mpz_t den, const mpz_t a, const mpz_t b)
     }
 }
 
-int sb_exact_acc_add(sb_exact_acc *a, const sb_card *sample, const mpz_t num,
-                     const mpz_t den)
+/* Add num/den and 'paths' paths to the outcome 'sample'. */
+static int add_mass(sb_exact_acc *a, const sb_card *sample, const mpz_t num,
+                    const mpz_t den, uint64_t paths)
 {
     size_t i;
     int rc = find(a, sample, &i);
@@ -207,7 +208,17 @@ int sb_exact_acc_add(sb_exact_acc *a, const sb_card *sample, const mpz_t num,
     add_fraction(a->mass_num, a->mass_den, num, den);
     if (mpz_size(den) > a->limbs)
         a->limbs = mpz_size(den);
-    a->paths[i]++;
+    a->paths[i] = paths > UINT64_MAX - a->paths[i] ? UINT64_MAX
+                                                   : a->paths[i] + paths;
+    return SB_OK;
+}
+
+int sb_exact_acc_add(sb_exact_acc *a, const sb_card *sample, const mpz_t num,
+                     const mpz_t den)
+{
+    int rc = add_mass(a, sample, num, den, 1);
+    if (rc != SB_OK)
+        return rc;
     if (a->added++ == 0) {
         mpz_set(a->first_num, num);
         mpz_set(a->first_den, den);
@@ -222,6 +233,26 @@ int sb_exact_acc_add(sb_exact_acc *a, const sb_card *sample, const mpz_t num,
         mpz_clears(l, r, NULL);
     }
     return SB_OK;
+}
+
+int sb_exact_acc_add_paths(sb_exact_acc *a, const sb_card *sample,
+                           const mpz_t num, const mpz_t den, uint64_t paths)
+{
+    int rc = add_mass(a, sample, num, den, paths);
+    if (rc == SB_OK)
+        a->added = paths > UINT64_MAX - a->added ? UINT64_MAX
+                                                 : a->added + paths;
+    return rc;
+}
+
+void sb_exact_acc_path_weight(sb_exact_acc *a, int equal, const mpz_t num,
+                              const mpz_t den)
+{
+    a->equal_weights = equal;
+    if (equal) {
+        mpz_set(a->first_num, num);
+        mpz_set(a->first_den, den);
+    }
 }
 
 int sb_exact_acc_cut(sb_exact_acc *a, const mpz_t num, const mpz_t den)
@@ -384,11 +415,20 @@ static int by_sample(size_t x, size_t y, const void *ctx)
 
 typedef struct prob_ctx {
     mpq_t *p;
+    const sb_exact_outcome *out;   /* the same as doubles */
 } prob_ctx;
 
+/* Two probabilities whose doubles (mpq_get_d: within a few units of the
+   last place) differ by more than a part in 10^9 are in that order; only
+   closer ones are compared exactly. */
 static int by_probability(size_t x, size_t y, const void *ctx)
 {
     const prob_ctx *c = ctx;
+    const double dx = c->out[x].probability, dy = c->out[y].probability;
+    if (dx < dy * (1 - 1e-9))
+        return -1;
+    if (dx > dy * (1 + 1e-9))
+        return 1;
     return mpq_cmp(c->p[x], c->p[y]);
 }
 
@@ -479,7 +519,7 @@ static int fill_levels(const sb_exact_acc *a, mpq_t *p, const mpz_t k,
     }
     for (size_t i = 0; i < a->count; i++)
         idx[i] = i;
-    prob_ctx ctx = { p };
+    prob_ctx ctx = { p, rep->outcomes };
     sort_indices(idx, tmp, a->count, by_probability, &ctx, a->stop);
     rep->by_probability = idx;
     if (a->stop && *a->stop)
@@ -523,9 +563,11 @@ int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep)
     size_t *tmp = malloc((a->count ? a->count : 1) * sizeof *tmp);
     mpq_t *p = malloc((a->count ? a->count : 1) * sizeof *p);
     rep->outcomes = calloc(a->count ? a->count : 1, sizeof *rep->outcomes);
-    mpz_t k;
+    mpz_t k, total_num, total_den, tv_num, tv_den, over, over_den;
     mpq_t uniform, total, tv, d, ratio;
-    mpz_init(k);
+    mpz_inits(k, total_num, tv_num, over, over_den, NULL);
+    mpz_init_set_ui(total_den, 1);
+    mpz_init_set_ui(tv_den, 1);
     mpq_inits(uniform, total, tv, d, ratio, NULL);
     if (!order || !tmp || !p || !rep->outcomes)
         goto done;
@@ -584,15 +626,27 @@ int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep)
             rep->max_ratio = out->ratio;
         if (out->ratio < rep->min_ratio)
             rep->min_ratio = out->ratio;
-        mpq_add(total, total, p[r]);
-        mpq_sub(d, p[r], uniform);
-        if (mpq_sgn(d) > 0)
-            mpq_add(tv, tv, d);
-        if (!mpq_equal(p[r], uniform))
+        /* The sums over the outcomes' own, mostly common, denominators:
+           no gcd per outcome. */
+        add_fraction(total_num, total_den, a->num[o], a->den[o]);
+        const int above = mpq_cmp(p[r], uniform);
+        if (above > 0) {
+            mpz_mul(over, a->num[o], k);
+            mpz_sub(over, over, a->den[o]);
+            mpz_mul(over_den, a->den[o], k);
+            add_fraction(tv_num, tv_den, over, over_den);
+        }
+        if (above != 0)
             all_uniform = 0;
     }
     rep->n_outcomes = a->count;
     rep->reached = a->count;
+    mpq_set_num(total, total_num);
+    mpq_set_den(total, total_den);
+    mpq_canonicalize(total);
+    mpq_set_num(tv, tv_num);
+    mpq_set_den(tv, tv_den);
+    mpq_canonicalize(tv);
 
     rep->unexplored = fraction_str(a->cut);
     rep->unexplored_d = mpq_get_d(a->cut);
@@ -628,7 +682,8 @@ done:
     free(order);
     free(tmp);
     free(p);
-    mpz_clear(k);
+    mpz_clears(k, total_num, total_den, tv_num, tv_den, over, over_den,
+                NULL);
     mpq_clears(uniform, total, tv, d, ratio, NULL);
     return rc;
 }

@@ -29,6 +29,16 @@ void sb_exact_acc_free(sb_exact_acc *a);
 int sb_exact_acc_add(sb_exact_acc *a, const sb_card *sample, const mpz_t num,
                      const mpz_t den);
 
+/* Paths merged into one outcome by a walk over states (src/engine/markov.c):
+   their total probability num/den and how many they are (saturating).
+   Such a walk says whether all its paths weigh the same with
+   sb_exact_acc_path_weight (the weight num/den when they do), which
+   sb_exact_acc_add works out path by path.  SB_OK or SB_ENOMEM. */
+int sb_exact_acc_add_paths(sb_exact_acc *a, const sb_card *sample,
+                           const mpz_t num, const mpz_t den, uint64_t paths);
+void sb_exact_acc_path_weight(sb_exact_acc *a, int equal, const mpz_t num,
+                              const mpz_t den);
+
 /* Probability mass num/den that was not explored (a path cut at the depth
    limit).  SB_OK. */
 int sb_exact_acc_cut(sb_exact_acc *a, const mpz_t num, const mpz_t den);

@@ -535,9 +535,18 @@ static void exact_tables_and_exit_codes(void **state)
     release(&o);
     assert_usage_error(dir, "exact sort-random-keys --n 3",
                        "--param key-bits=2");
+    assert_usage_error(dir, "exact naive-swap --n 9 --max-paths 1e6 --walk "
+                       "paths", "387420489 paths, over the budget of "
+                       "1000000: raise --max-paths or lower n");
+    /* By its states: 9 x (9^0 + ... + 9^5) moves in the first six steps,
+       9 x 9! in each of the last three (9^6 > 9!). */
     assert_usage_error(dir, "exact naive-swap --n 9 --max-paths 1e6",
-                       "387420489 paths, over the budget of 1000000: raise "
-                       "--max-paths or lower n");
+                       "takes up to 10395630 moves (a deck through one path "
+                       "of a step's draws), over the budget of 1000000: "
+                       "raise --max-paths or lower n");
+    assert_usage_error(dir, "exact fisher-yates-mod --n 3 --walk states",
+                       "cannot be walked by its states: it does not say it "
+                       "is Markov in its deck");
     assert_usage_error(dir, "exact fisher-yate", "unknown algorithm");
     assert_usage_error(dir, "exact --all --param key-bits=2", "--all");
     assert_usage_error(dir, "exact --all --kind hand", "unknown kind 'hand'");

@@ -101,12 +101,13 @@ typedef enum row_kind {
     ROW_POSITION,    /* sb_run, the position statistic */
     ROW_BATTERY,     /* sb_run, the default battery */
     ROW_EXACT,       /* sb_enumerate, every path */
-    ROW_CHECKED      /* sb_run, the position statistic, every sample
+    ROW_CHECKED,     /* sb_run, the position statistic, every sample
                         checked as a plug-in's is */
+    ROW_STATES       /* sb_enumerate, by the states of a Markov shuffle */
 } row_kind;
 
 static const char *const kind_names[] = {
-    "gsl", "bare", "position", "battery", "exact", "checked"
+    "gsl", "bare", "position", "battery", "exact", "checked", "states"
 };
 
 typedef struct bench_row {
@@ -296,6 +297,9 @@ static bench_row *add_row(bench *b, row_kind kind, const sb_shuffle_type *t,
     case ROW_EXACT:
         snprintf(r->name, sizeof r->name, "exact %s", t->name);
         break;
+    case ROW_STATES:
+        snprintf(r->name, sizeof r->name, "exact %s by states", t->name);
+        break;
     case ROW_CHECKED:
         snprintf(r->name, sizeof r->name, "%s + position, checked",
                  t->name);
@@ -379,6 +383,7 @@ static void build_rows(bench *b, const sb_shuffle_type *const *algs,
             sb_shuffle_args eargs = { .n = exact_n };
             sb_shuffle_defaults(&sb_shuffle_naive_swap, &eargs);
             add_row(b, ROW_EXACT, &sb_shuffle_naive_swap, &eargs, 1, gsl);
+            add_row(b, ROW_STATES, &sb_shuffle_naive_swap, &eargs, 1, gsl);
             continue;
         }
         for (size_t a = 0; a < n_algs; a++)
@@ -493,6 +498,7 @@ static int time_exact(const bench *b, const bench_row *r, double *sec,
         .args = r->args,
         .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
         .stop = b->stop,
+        .markov = r->kind == ROW_STATES ? sb_markov_builtin(r->alg) : NULL,
     };
     sb_exact_report rep;
     const double t0 = mono_now();
@@ -522,6 +528,7 @@ static int measure(const bench *b, const bench_row *r, uint64_t count,
     case ROW_GSL:
         return time_gsl(b, r->args.n, count, seed, sec, err, len);
     case ROW_EXACT:
+    case ROW_STATES:
         return time_exact(b, r, sec, err, len);
     default:
         return time_run(b, r, count, seed, sec, err, len);
@@ -599,7 +606,7 @@ static int calibrate(bench *b, char *err, size_t len)
 {
     for (size_t i = 0; i < b->n_rows; i++) {
         bench_row *r = &b->rows[i];
-        if (r->kind == ROW_EXACT) {
+        if (r->kind == ROW_EXACT || r->kind == ROW_STATES) {
             r->count = naive_swap_paths(r->args.n);
         } else if (b->quick) {
             r->count = r->args.n > 52 ? QUICK_DECKS_LARGE : QUICK_DECKS;

@@ -15,6 +15,7 @@
 #include "reports/render.h"
 #include "shufflebias/status.h"
 #include "engine/enumerate.h"
+#include "engine/markov.h"
 #include "sources/plugin.h"
 #include "stats/exact.h"
 
@@ -28,6 +29,7 @@ typedef struct exact_options {
     uint64_t n, max_paths, max_depth;
     uint64_t memory;          /* --memory, 0: the default budget */
     int quiet;
+    int walk;                 /* --walk: WALK_AUTO, WALK_PATHS, WALK_STATES */
     const char *expect;       /* --expect: "uniform" or "biased", NULL:
                                  none */
     sb_cli_params params;     /* --param K=V */
@@ -64,6 +66,23 @@ static int set_expect(const sb_option *opt, const char *arg, void *base)
     return 0;
 }
 
+enum { WALK_AUTO, WALK_PATHS, WALK_STATES };
+
+/* --walk auto|paths|states. */
+static int set_walk(const sb_option *opt, const char *arg, void *base)
+{
+    (void)opt;
+    exact_options *o = base;
+    static const char *const names[] = { "auto", "paths", "states" };
+    for (int i = 0; i < 3; i++)
+        if (strcmp(arg, names[i]) == 0) {
+            o->walk = i;
+            return 0;
+        }
+    sb_cli_error("invalid --walk '%s': expected auto, paths or states", arg);
+    return -1;
+}
+
 #define ROW(name, arg, field, fn, help) \
     SB_OPT_ROW(name, 0, arg, exact_options, field, SB_OPT_NOWHERE, fn, help)
 
@@ -81,6 +100,11 @@ static const sb_option options[] = {
         "draws per path before the path is cut and its mass reported as "
         "unexplored (default 4096; an algorithm that stops by a rule has "
         "its own, e.g. 9 passes)"),
+    ROW("walk", "HOW", walk, set_walk,
+        "states: walk the distinct decks after each step, with their exact "
+        "weights (for a shuffle Markov in its deck, up to 20 cards: "
+        "--max-paths then bounds the moves); paths: every path of draws; "
+        "auto (the default): states where the shuffle allows it"),
     ROW("json", "FILE|-", json, sb_opt_string,
         "also write the table as JSON ('-': stdout, no table)"),
     ROW("memory", "SIZE", memory, sb_opt_memory,
@@ -253,6 +277,62 @@ static int write_grids(const char *dir, const sb_exact_report *reps,
     return code;
 }
 
+/* The walk --walk asks for: cfg->markov set for a walk over states, what
+   it does to go to 'stats'.  0, or -1 after an error (--walk states for a
+   shuffle whose states cannot be walked). */
+static int choose_walk(const exact_options *o, sb_enum_config *cfg,
+                       sb_markov_stats *stats)
+{
+    cfg->merged = stats;
+    if (o->walk == WALK_PATHS)
+        return 0;
+    const sb_markov *m = o->plugin ? NULL : sb_markov_builtin(cfg->alg);
+    sb_shape shape;
+    sb_shuffle_shape(cfg->alg, &cfg->args, &shape);
+    const char *why = sb_markov_refusal(m, &shape);
+    if (o->walk == WALK_STATES && why && !o->all) {
+        sb_cli_error("'%s' cannot be walked by its states: %s",
+                     cfg->alg->name, why);
+        return -1;
+    }
+    cfg->markov = why ? NULL : m;
+    return 0;
+}
+
+/* After a walk's text report: how the walk went, when it merged states. */
+static void print_walk(const exact_options *o, const sb_markov_stats *st)
+{
+    if (o->quiet || st->moves == 0 || (o->json && strcmp(o->json, "-") == 0))
+        return;
+    printf("walked by its states (Markov in its deck): %llu paths of draws "
+           "merged into %llu decks (at most %llu after one step), %llu "
+           "moves\n", (unsigned long long)st->paths,
+           (unsigned long long)st->states, (unsigned long long)st->peak,
+           (unsigned long long)st->moves);
+}
+
+#define CHOSEN_LEN 1024
+
+/* The parameters 't' is walked with at 'a' (its defaults fitted to n) and
+   why, into 'buf' ("" for a shuffle without parameters). */
+static void why_params(const sb_shuffle_type *t, const sb_shuffle_args *a,
+                       char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (t->n_params == 0)
+        return;
+    sb_shuffle_args d = *a;
+    sb_shuffle_defaults(t, &d);
+    char now[256], def[256];
+    sb_shuffle_format_params(t, a, now, sizeof now);
+    sb_shuffle_format_params(t, &d, def, sizeof def);
+    if (strcmp(now, def) == 0)
+        snprintf(buf, len, "%s, its defaults", now);
+    else
+        snprintf(buf, len, "%s, because its defaults (%s) do not suit %zu "
+                 "cards", now, def, a->n);
+}
+
 /* Every built-in algorithm at n, for the checked-in reports. */
 static int exact_all(const sb_cli *cli, const exact_options *o)
 {
@@ -261,8 +341,12 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
         total++;
     sb_exact_report *reps = calloc(total, sizeof *reps);
     const char **bias = calloc(total, sizeof *bias);
+    /* Which parameters each walk had and why, and how it was walked. */
+    char (*chosen)[CHOSEN_LEN] = calloc(total, sizeof *chosen);
+    sb_markov_stats *how = calloc(total, sizeof *how);
     size_t m = 0;
-    int code = reps && bias ? SB_EXIT_PASS : SB_EXIT_USAGE;
+    int code = reps && bias && chosen && how ? SB_EXIT_PASS
+                                                : SB_EXIT_USAGE;
     for (size_t i = 0; i < total && code == SB_EXIT_PASS; i++) {
         const sb_shuffle_type *t = sb_shuffle_types[i];
         sb_enum_config cfg = {
@@ -280,9 +364,19 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
             || sb_shuffle_fitted(t, &cfg.args, err, sizeof err) != SB_OK
             || sb_shuffle_exact_refusal(t, &cfg.args))
             continue;
+        /* With --all, --walk states walks by states where it can. */
+        choose_walk(o, &cfg, &how[m]);
+        char *chose = chosen[m];
+        why_params(t, &cfg.args, chose, CHOSEN_LEN);
         int rc = sb_enumerate(&cfg, &reps[m], err, sizeof err);
         if ((rc == SB_ERANGE || rc == SB_ENOTSUP) && t->exact_hint) {
+            char params[256];
+            sb_shuffle_format_params(t, &cfg.args, params, sizeof params);
             sb_shuffle_set_param(t, &cfg.args, t->exact_hint);
+            snprintf(chose, CHOSEN_LEN, "%s, which it suggests for exact "
+                     "mode, because at %s: %.400s", t->exact_hint, params,
+                     err);
+            choose_walk(o, &cfg, &how[m]);
             rc = sb_enumerate(&cfg, &reps[m], err, sizeof err);
         }
         if (rc == SB_ERANGE) {
@@ -312,7 +406,10 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
         reps[i].stop = NULL;
     if (walked && !o->quiet && !(o->json && strcmp(o->json, "-") == 0))
         for (size_t i = 0; i < m; i++) {
+            if (chosen[i][0])
+                printf("%s with %s\n", reps[i].algorithm, chosen[i]);
             sb_render_exact_text_with(stdout, &reps[i], &o->render);
+            print_walk(o, &how[i]);
             fputc('\n', stdout);
         }
     /* What follows writes the reports, which the stop may cut. */
@@ -365,6 +462,8 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
         sb_exact_report_release(&reps[i]);
     free(reps);
     free(bias);
+    free(chosen);
+    free(how);
     return code;
 }
 
@@ -387,9 +486,12 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
     };
     if (sb_cli_set_params(t, o->params.list, o->params.count, &cfg.args) != 0)
         return SB_EXIT_USAGE;
+    sb_markov_stats walked;
+    if (choose_walk(o, &cfg, &walked) != 0)
+        return SB_EXIT_USAGE;
     sb_cli_progress progress;
     sb_cli_progress_init(&progress, o->quiet, t->name);
-    progress.unit = "paths";
+    progress.unit = cfg.markov ? "moves" : "paths";
     cfg.progress = sb_cli_progress_update;
     cfg.progress_ctx = &progress;
 
@@ -411,6 +513,8 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
         if (wrc < 0)
             code = SB_EXIT_USAGE;
         cut |= wrc > 0;
+        if (wrc == 0)
+            print_walk(o, &walked);
     }
     if (o->json) {
         const int wrc = sb_cli_open_out(&out, o->json) != 0 ? -1

@@ -1,5 +1,7 @@
 /*
- * enumerate.c - the enumerating source and the walk over all paths.
+ * enumerate.c - the walk over all paths of draws (the enumerating source
+ * is paths.c), or over the states of a shuffle that is Markov in its deck
+ * (markov.c) when the caller gives its declaration.
  *
  * A run is left with longjmp when its path is cut at the depth limit or
  * it makes a draw that cannot be walked: the plug-in contract says run()
@@ -30,153 +32,18 @@
 #include "shufflebias/status.h"
 #include "sources/plugin.h"
 #include "engine/budget.h"
+#include "engine/markov.h"
+#include "engine/paths.h"
 #include "engine/runner.h"
 #include "sources/sample_check.h"
 #include "stats/exact.h"
-
-typedef struct walk {
-    size_t depth;          /* draws made so far in this run */
-    size_t len;            /* draws recorded on the current path */
-    size_t max_depth;
-    uint64_t *choice;      /* branch taken at each recorded draw */
-    uint64_t *radix;       /* branches at each recorded draw */
-    mpz_t *num, *den;      /* num[d]/den[d]: probability of the first d draws */
-    size_t valid;          /* num/den are right up to this depth */
-    int cut;               /* this run went past max_depth */
-    int dead;              /* this run took a branch of weight 0 */
-    int status;            /* first error of this walk */
-    int run_status;        /* what run() returned, when not SB_OK */
-    const char *why;       /* what the error was */
-    jmp_buf abandon;       /* where a cut or refused run is left from */
-} walk;
-
-/* Take branch 'choice' of 'radix' at the current depth, with weight
-   wnum/wden (wden == 0 means 1/radix).  Returns the branch. */
-static uint64_t branch(sb_src *src, uint64_t radix, uint64_t wnum,
-                       uint64_t wden, const uint64_t *w)
-{
-    walk *k = src->impl;
-    const size_t d = k->depth++;
-    if (d >= k->max_depth) {
-        /* Left at once: an algorithm that retries until some draw comes
-           out right would otherwise loop forever on the answers a cut
-           path would have to make up. */
-        k->cut = 1;
-        k->depth = k->max_depth;
-        longjmp(k->abandon, 1);
-    }
-    if (d == k->len) {
-        k->choice[d] = 0;
-        k->radix[d] = radix;
-        k->len++;
-    } else if (k->radix[d] != radix) {
-        k->status = SB_EINVAL;
-        k->why = "the algorithm drew differently on the same path of draws";
-        longjmp(k->abandon, 1);
-    }
-    const uint64_t c = k->choice[d];
-    if (w) {
-        wnum = w[c];
-        if (wnum == 0)
-            k->dead = 1;
-    }
-    if (d >= k->valid) {
-        mpz_mul_ui(k->num[d + 1], k->num[d], wden ? wnum : 1);
-        mpz_mul_ui(k->den[d + 1], k->den[d], wden ? wden : radix);
-        k->valid = d + 1;
-    }
-    return c;
-}
-
-static uint64_t e_below(sb_src *src, uint64_t n)
-{
-    return n <= 1 ? 0 : branch(src, n, 0, 0, NULL);
-}
-
-static uint64_t e_bits(sb_src *src, unsigned k)
-{
-    walk *w = src->impl;
-    if (k == 0)
-        return 0;
-    if (k > 63) {
-        w->status = SB_ENOTSUP;
-        w->why = "a draw of 64 random bits has too many branches to walk";
-        longjmp(w->abandon, 1);
-    }
-    return branch(src, (uint64_t)1 << k, 0, 0, NULL);
-}
-
-static size_t e_weighted(sb_src *src, const uint64_t *w, size_t m)
-{
-    uint64_t total = 0;
-    for (size_t i = 0; i < m; i++)
-        total += w[i];
-    return (size_t)branch(src, m, 0, total, w);
-}
-
-static double e_unit(sb_src *src)
-{
-    walk *w = src->impl;
-    w->status = SB_ENOTSUP;
-    w->why = "it draws a uniform real number (unit()), which has no finite "
-             "set of branches";
-    longjmp(w->abandon, 1);
-}
-
-/* rand() % k: the k residues with their weights, never the 2^bits
-   values of rand() that sampling draws. */
-static const sb_src_ops enum_ops = { e_below, e_bits, e_weighted, e_unit,
-                                     NULL, sb_rand_mod_weighted };
-
-/* Move to the next path; 0 when all are walked. */
-static int advance(walk *k)
-{
-    while (k->len > 0 && k->choice[k->len - 1] + 1 == k->radix[k->len - 1])
-        k->len--;
-    if (k->len == 0)
-        return 0;
-    k->choice[k->len - 1]++;
-    if (k->valid > k->len - 1)
-        k->valid = k->len - 1;
-    return 1;
-}
-
-static int walk_init(walk *k, size_t max_depth)
-{
-    memset(k, 0, sizeof *k);
-    k->max_depth = max_depth;
-    k->choice = malloc(max_depth * sizeof *k->choice);
-    k->radix = malloc(max_depth * sizeof *k->radix);
-    k->num = malloc((max_depth + 1) * sizeof *k->num);
-    k->den = malloc((max_depth + 1) * sizeof *k->den);
-    if (!k->choice || !k->radix || !k->num || !k->den)
-        return SB_ENOMEM;
-    for (size_t d = 0; d <= max_depth; d++) {
-        mpz_init_set_ui(k->num[d], 1);
-        mpz_init_set_ui(k->den[d], 1);
-    }
-    return SB_OK;
-}
-
-static void walk_free(walk *k)
-{
-    if (k->num && k->den)
-        for (size_t d = 0; d <= k->max_depth; d++) {
-            mpz_clear(k->num[d]);
-            mpz_clear(k->den[d]);
-        }
-    free(k->num);
-    free(k->den);
-    free(k->choice);
-    free(k->radix);
-}
 
 /* One run of the algorithm along the current path.  The setjmp lives here,
    in a function with no local that changes after it. */
 static void run_path(const sb_shuffle_type *t, void *state,
                      const sb_shuffle_args *args, sb_src *src, sb_card *out)
 {
-    walk *k = src->impl;
+    sb_walk *k = src->impl;
     if (setjmp(k->abandon) == 0
         && (k->run_status = t->run(state, args, src, out)) != SB_OK) {
         k->status = SB_EINVAL;
@@ -199,33 +66,10 @@ static void who(const sb_enum_config *cfg, char *buf, size_t len)
         snprintf(buf, len, "'%s'", cfg->alg->name);
 }
 
-/* The current path as its draws, "branch/of branch/of ...", as much as
-   fits in 'buf'. */
-static void path_draws(const walk *k, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    if (k->len == 0) {
-        snprintf(buf, len, "(no draw)");
-        return;
-    }
-    for (size_t d = 0; d < k->len; d++) {
-        const int w = snprintf(buf + used, len - used, "%s%llu/%llu",
-                               d ? " " : "",
-                               (unsigned long long)k->choice[d],
-                               (unsigned long long)k->radix[d]);
-        if (w < 0 || used + (size_t)w + 5 >= len) {
-            snprintf(buf + used, len - used, " ...");
-            return;
-        }
-        used += (size_t)w;
-    }
-}
-
 /* After a run along the current path: its guard words intact and - when
    the path ended - its sample of its kind.  SB_OK, or SB_EINVAL with the
    path's draws and what it wrote in 'err'. */
-static int check_path(const sb_enum_config *cfg, const walk *k,
+static int check_path(const sb_enum_config *cfg, const sb_walk *k,
                       const sb_shape *shape, const sb_card *out, char *err,
                       size_t len)
 {
@@ -238,7 +82,7 @@ static int check_path(const sb_enum_config *cfg, const walk *k,
         snprintf(why, sizeof why, "wrote past the end of its sample buffer "
                  "(%zu values)", shape->len);
     who(cfg, name, sizeof name);
-    path_draws(k, draws, sizeof draws);
+    sb_walk_draws(k, draws, sizeof draws);
     snprintf(err, len, "%s cannot be enumerated: the path of draws %s (each "
              "draw as branch/branches): %s", name, draws, why);
     return SB_EINVAL;
@@ -344,6 +188,27 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
         snprintf(err, len, "'%s' cannot be enumerated: %s", t->name, refusal);
         return SB_ENOTSUP;
     }
+    sb_shape shape;
+    sb_shuffle_shape(t, &cfg->args, &shape);
+    char why[768], name[192];
+    if (sb_shape_check(&shape, why, sizeof why) != SB_OK) {
+        who(cfg, name, sizeof name);
+        snprintf(err, len, "%s %s", name, why);
+        return SB_EINVAL;
+    }
+    if (cfg->plugin) {
+        int prc = sb_plugin_probe(t, &cfg->args, 1, why, sizeof why);
+        if (prc != SB_OK) {
+            who(cfg, name, sizeof name);
+            snprintf(err, len, "%s %s", name, why);
+            return prc;
+        }
+    }
+    if (cfg->merged)
+        memset(cfg->merged, 0, sizeof *cfg->merged);
+    if (cfg->markov && !sb_markov_refusal(cfg->markov, &shape))
+        return sb_markov_walk(cfg, cfg->markov, &shape, NULL, NULL, rep,
+                              cfg->merged, err, len);
     if (t->exact_paths) {
         uint64_t paths = t->exact_paths(&cfg->args);
         if (paths > cfg->max_paths) {
@@ -363,28 +228,12 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
             return SB_ERANGE;
         }
     }
-    sb_shape shape;
-    sb_shuffle_shape(t, &cfg->args, &shape);
-    char why[768], name[192];
-    if (sb_shape_check(&shape, why, sizeof why) != SB_OK) {
-        who(cfg, name, sizeof name);
-        snprintf(err, len, "%s %s", name, why);
-        return SB_EINVAL;
-    }
-    if (cfg->plugin) {
-        int prc = sb_plugin_probe(t, &cfg->args, 1, why, sizeof why);
-        if (prc != SB_OK) {
-            who(cfg, name, sizeof name);
-            snprintf(err, len, "%s %s", name, why);
-            return prc;
-        }
-    }
     const uint64_t budget = cfg->memory ? cfg->memory : sb_budget_default();
     if (memory_up_front(cfg, &shape, budget, err, len) != SB_OK)
         return SB_ERANGE;
     describe(cfg, rep, &shape);
 
-    walk *k = calloc(1, sizeof *k);
+    sb_walk *k = calloc(1, sizeof *k);
     sb_exact_acc *acc = NULL;
     void *state = NULL;
     /* Room for the guard words after the sample. */
@@ -392,7 +241,7 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
     const size_t depth = cfg->max_depth ? cfg->max_depth
                        : t->exact_depth ? t->exact_depth
                        : SB_ENUM_MAX_DEPTH_DEFAULT;
-    int rc = k ? walk_init(k, depth) : SB_ENOMEM;
+    int rc = k ? sb_walk_init(k, depth) : SB_ENOMEM;
     if (rc == SB_OK)
         rc = sb_exact_acc_new(&acc, &shape);
     if (rc == SB_OK)
@@ -407,7 +256,7 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
     }
 
     const double start = sb_now();
-    sb_src src = { .ops = &enum_ops, .impl = k };
+    sb_src src = sb_walk_src(k);
     uint64_t walked = 0;
     size_t reached = 0;
     do {
@@ -427,9 +276,7 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
             rc = SB_ERANGE;
             goto done;
         }
-        k->depth = 0;
-        k->run_status = SB_OK;
-        k->cut = k->dead = 0;
+        sb_walk_start(k);
         if (t->reset)
             t->reset(state, &cfg->args);
         sb_sample_guard_set(out + shape.len);
@@ -442,7 +289,7 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
             char draws[160];
             rc = k->status;
             who(cfg, name, sizeof name);
-            path_draws(k, draws, sizeof draws);
+            sb_walk_draws(k, draws, sizeof draws);
             snprintf(err, len, "%s cannot be enumerated: its run() returned "
                      "status %d (%s) on the path of draws %s (each draw as "
                      "branch/branches)", name, k->run_status,
@@ -481,7 +328,7 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
         if ((++walked & 0xfffff) == 0 && cfg->progress)
             cfg->progress(cfg->progress_ctx, walked,
                           t->exact_paths ? t->exact_paths(&cfg->args) : 0);
-    } while (advance(k));
+    } while (sb_walk_advance(k));
 
     int interrupted = cfg->stop && *cfg->stop;
     if (!interrupted) {
@@ -511,7 +358,7 @@ done:
         t->free(state);
     sb_exact_acc_free(acc);
     if (k)
-        walk_free(k);
+        sb_walk_free(k);
     free(k);
     free(out);
     if (rc != SB_OK)

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "shufflebias/exact.h"
+#include "shufflebias/markov.h"
 #include "shufflebias/shuffle.h"
 
 #define SB_ENUM_MAX_PATHS_DEFAULT 200000000u   /* 2e8 */
@@ -49,6 +50,13 @@ typedef struct sb_enum_config {
        what it would need in 'err'. */
     uint64_t memory;
     int json;
+    /* The algorithm's declaration that it is Markov in its deck, or NULL:
+       when set and the walk can merge states (src/engine/markov.h), the
+       distinct decks after each step are walked instead of every path,
+       cfg->max_paths then bounding the moves, and what the walk did goes
+       to 'merged' (may be NULL; its 'moves' stay 0 for a path walk). */
+    const sb_markov *markov;
+    struct sb_markov_stats *merged;
 } sb_enum_config;
 
 /* Walk every path of cfg->alg and fill 'rep' (release it with
