@@ -18,6 +18,11 @@
 #include "shufflebias/report.h"
 #include "shufflebias/status.h"
 #include "base/rng.h"
+#include "engine/enumerate.h"
+#include "engine/runner.h"
+#include "stats/battery.h"
+#include "stats/exact.h"
+#include "stats/registry.h"
 
 /* ---- a replaying source: every sequence of draws, one per run ---------- */
 
@@ -525,6 +530,294 @@ static void fisher_yates_mod_samples_the_idiom(void **state)
     }
 }
 
+/* ---- overhand ----------------------------------------------------------- */
+
+/* The exact law of 3 cards (deck ABC), derived by hand.  One pass with cut
+   probability p: no cut ((1-p)^2) leaves ABC; a cut after A alone
+   (p (1-p)) makes the packets A | BC, and BC dropped on A gives BCA; a
+   cut after B alone gives CAB; both cuts (p^2) give CBA.  So at p = 1/4
+   (cut-bits 2): e = ABC 9/16, r = BCA 3/16, r^2 = CAB 3/16, t = CBA 1/16;
+   at p = 1/2 (cut-bits 1) the four at 1/4 each.  Two passes are two
+   independent picks among e, r, r^2, t: ABC comes from (e, e), (r, r^2),
+   (r^2, r) and (t, t), BCA from (e, r), (r, e), (r^2, r^2), CAB likewise,
+   CBA from (e, t) and (t, e), and the four pairs of t with r or r^2 give
+   the transpositions ACB and BAC, two pairs each.  At p = 1/4 (weights
+   9, 3, 3, 1 out of 16): ABC (81 + 9 + 9 + 1)/256 = 25/64, BCA and CAB
+   (27 + 27 + 9)/256 = 63/256, CBA 18/256 = 9/128, ACB and BAC 6/256 =
+   3/128.  At p = 1/2: ABC 4/16, BCA and CAB 3/16, CBA 2/16, ACB and BAC
+   2/16.  A brute force written apart from the code (a Python script that
+   moved the packets from hand to hand for every draw of the bits) gave
+   the same fractions.  Every path of a pass has the same weight, so the
+   path counts are the numerators over 2^(2b) per pass. */
+typedef struct overhand_case {
+    const char *params[3];     /* NULL-ended */
+    uint64_t paths;
+    const char *want[6];       /* ABC ACB BAC BCA CAB CBA; "0": never */
+} overhand_case;
+
+static const overhand_case overhand_cases[] = {
+    { { "passes=1", NULL }, 16,
+      { "9/16", "0", "0", "3/16", "3/16", "1/16" } },
+    { { "passes=2", NULL }, 256,
+      { "25/64", "3/128", "3/128", "63/256", "63/256", "9/128" } },
+    { { "passes=1", "cut-bits=1", NULL }, 4,
+      { "1/4", "0", "0", "1/4", "1/4", "1/4" } },
+    { { "passes=2", "cut-bits=1", NULL }, 16,
+      { "1/4", "1/8", "1/8", "3/16", "3/16", "1/8" } },
+};
+
+/* p/q as a double (exact for these dyadic fractions). */
+static double parse_fraction(const char *f)
+{
+    const char *slash = strchr(f, '/');
+    return slash ? strtod(f, NULL) / strtod(slash + 1, NULL)
+                 : strtod(f, NULL);
+}
+
+/* Each case through the path walk of exact mode (sb_enumerate, every
+   path of draws) and through the replaying walk written here: the same
+   fractions, the same path counts. */
+static void overhand_three_cards(void **state)
+{
+    (void)state;
+    const sb_shuffle_type *t = &sb_shuffle_overhand;
+    for (size_t c = 0; c < sizeof overhand_cases / sizeof *overhand_cases;
+         c++) {
+        const overhand_case *oc = &overhand_cases[c];
+        sb_enum_config cfg = {
+            .alg = t,
+            .args = { .n = 3 },
+            .max_paths = SB_ENUM_MAX_PATHS_DEFAULT,
+        };
+        sb_shuffle_defaults(t, &cfg.args);
+        for (size_t i = 0; oc->params[i]; i++)
+            assert_int_equal(sb_shuffle_set_param(t, &cfg.args,
+                                                  oc->params[i]), SB_OK);
+        assert_int_equal(t->exact_paths(&cfg.args), oc->paths);
+        sb_exact_report rep;
+        char err[256];
+        const int rc = sb_enumerate(&cfg, &rep, err, sizeof err);
+        if (rc != SB_OK)
+            print_error("%s\n", err);
+        assert_int_equal(rc, SB_OK);
+        assert_int_equal(rep.paths, oc->paths);
+        assert_string_equal(rep.unexplored, "0/1");
+        const char *got[6] = { "0", "0", "0", "0", "0", "0" };
+        for (size_t i = 0; i < rep.n_outcomes; i++)
+            got[rank(rep.outcomes[i].sample, 3)] = rep.outcomes[i].fraction;
+        for (size_t i = 0; i < 6; i++)
+            assert_string_equal(got[i], oc->want[i]);
+
+        /* The replaying walk, with its own arithmetic. */
+        void *st = NULL;
+        assert_int_equal(t->init(&st, &cfg.args), SB_OK);
+        replay r = { 0 };
+        sb_src src = { .ops = &replay_ops, .impl = &r };
+        double prob[6] = { 0 };
+        size_t count[6] = { 0 }, paths = 0;
+        sb_card deck[3];
+        do {
+            r.depth = 0;
+            assert_int_equal(t->run(st, &cfg.args, &src, deck), SB_OK);
+            assert_int_equal(r.depth, r.len);
+            double p = 1;
+            for (size_t d = 0; d < r.len; d++)
+                p *= r.weight[d];
+            prob[rank(deck, 3)] += p;
+            count[rank(deck, 3)]++;
+            paths++;
+        } while (next_path(&r));
+        t->free(st);
+        assert_int_equal(paths, oc->paths);
+        for (size_t i = 0; i < 6; i++) {
+            const double want = parse_fraction(oc->want[i]);
+            assert_true(prob[i] == want);
+            assert_true((double)count[i] == want * (double)oc->paths);
+        }
+        sb_exact_report_release(&rep);
+    }
+}
+
+/* A source that serves bits from the fast generator and records every
+   bits(k) draw, so that a test can make the same shuffle by hand. */
+#define RECORD_MAX 256
+typedef struct recorder {
+    sb_src fast;
+    size_t len;
+    unsigned k[RECORD_MAX];
+    uint64_t x[RECORD_MAX];
+} recorder;
+
+static uint64_t rec_bits(sb_src *s, unsigned k)
+{
+    recorder *r = s->impl;
+    assert_true(r->len < RECORD_MAX);
+    r->k[r->len] = k;
+    return r->x[r->len++] = sb_bits(&r->fast, k);
+}
+static uint64_t rec_below(sb_src *s, uint64_t n)
+{
+    (void)s;
+    (void)n;
+    fail();
+    return 0;
+}
+static size_t rec_weighted(sb_src *s, const uint64_t *w, size_t m)
+{
+    (void)s; (void)w; (void)m;
+    fail();
+    return 0;
+}
+static double rec_unit(sb_src *s) { (void)s; fail(); return 0; }
+static const sb_src_ops recorder_ops = { rec_below, rec_bits, rec_weighted,
+                                         rec_unit, NULL, NULL };
+
+/* overhand moves the packets as a person does, at sizes that need one
+   word of bits per string (52 cards: 51 bits; 65 cards: 64 bits) and two
+   (100 cards: 64 + 35): the draws are b strings of n - 1 bits per pass in
+   words of at most 64, and replayed here - a gap a cut when its bit is 1
+   in all b strings, packets lifted off the top of one hand and each laid
+   on top of the other hand's pile - they make the deck run() wrote. */
+static void overhand_moves_packets_as_a_person_does(void **state)
+{
+    (void)state;
+    const sb_shuffle_type *t = &sb_shuffle_overhand;
+    const size_t sizes[] = { 2, 52, 65, 100 };
+    static recorder rec;
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (long b = 1; b <= 3; b++) {
+            const size_t n = sizes[z], gaps = n - 1;
+            const size_t words = (gaps + 63) / 64;
+            sb_shuffle_args a = { .n = n };
+            sb_shuffle_defaults(t, &a);
+            a.param[0] = 3;                   /* passes */
+            a.param[1] = b;                   /* cut-bits */
+            void *st = NULL;
+            assert_int_equal(t->init(&st, &a), SB_OK);
+            memset(&rec, 0, sizeof rec);
+            sb_src_fast(&rec.fast, 5 + z, (uint64_t)b);
+            sb_src src = { .ops = &recorder_ops, .impl = &rec };
+            sb_card got[100];
+            assert_int_equal(t->run(st, &a, &src, got), SB_OK);
+            t->free(st);
+            assert_int_equal(rec.len, 3 * (size_t)b * words);
+
+            sb_card hand[100], pile[100];
+            for (size_t j = 0; j < n; j++)
+                pile[j] = (sb_card)j;
+            size_t d = 0;
+            for (int pass = 0; pass < 3; pass++) {
+                int cut[99];
+                for (size_t g = 0; g < gaps; g++)
+                    cut[g] = 1;
+                for (long s = 0; s < b; s++)
+                    for (size_t w = 0; w < words; w++, d++) {
+                        const size_t k = w + 1 < words ? 64 : gaps - 64 * w;
+                        assert_int_equal(rec.k[d], k);
+                        for (size_t i = 0; i < k; i++)
+                            if (!(rec.x[d] >> i & 1))
+                                cut[64 * w + i] = 0;
+                    }
+                /* The deck goes into one hand; the pile starts empty. */
+                memcpy(hand, pile, n * sizeof *hand);
+                size_t top = 0, piled = 0;
+                while (top < n) {
+                    size_t len = 1;
+                    while (top + len < n && !cut[top + len - 1])
+                        len++;
+                    /* The packet hand[top .. top+len) goes on the pile. */
+                    memmove(pile + len, pile, piled * sizeof *pile);
+                    memcpy(pile, hand + top, len * sizeof *pile);
+                    piled += len;
+                    top += len;
+                }
+            }
+            assert_memory_equal(got, pile, n * sizeof *got);
+        }
+}
+
+/* Its declaration as Markov in its deck: one step per pass, and run()
+   draws exactly what the steps draw from the unshuffled deck, in the same
+   order (the same deck, and the source left in the same state). */
+static void overhand_runs_its_markov_steps(void **state)
+{
+    (void)state;
+    const sb_shuffle_type *t = &sb_shuffle_overhand;
+    const sb_markov *m = sb_markov_builtin(t);
+    assert_ptr_equal(m, &sb_markov_overhand);
+    const size_t sizes[] = { 1, 2, 3, 52, 100 };
+    const char *settings[][2] = { { NULL, NULL },
+                                  { "passes=7", "cut-bits=5" },
+                                  { "passes=1", "cut-bits=1" } };
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (size_t k = 0; k < sizeof settings / sizeof settings[0]; k++) {
+            sb_shuffle_args a = { .n = sizes[z] };
+            sb_shuffle_defaults(t, &a);
+            for (size_t i = 0; i < 2 && settings[k][i]; i++)
+                assert_int_equal(sb_shuffle_set_param(t, &a, settings[k][i]),
+                                 SB_OK);
+            assert_int_equal(m->steps(&a), (size_t)a.param[0]);
+            void *st = NULL;
+            assert_int_equal(t->init(&st, &a), SB_OK);
+            sb_src x, y;
+            sb_src_fast(&x, 31 + z, k);
+            y = x;
+            for (int deck = 0; deck < 5; deck++) {
+                sb_card ran[100], stepped[100];
+                assert_int_equal(t->run(st, &a, &x, ran), SB_OK);
+                for (size_t j = 0; j < a.n; j++)
+                    stepped[j] = (sb_card)j;
+                for (size_t s = 0; s < m->steps(&a); s++)
+                    assert_int_equal(m->step(st, &a, s, &y, stepped), SB_OK);
+                assert_memory_equal(ran, stepped, a.n * sizeof *ran);
+                assert_memory_equal(x.s, y.s, sizeof x.s);
+            }
+            t->free(st);
+        }
+}
+
+/* Ten overhand shuffles of 52 cards (its defaults), sampled 10,000 times
+   at seed 1, fail the default battery: successions (neighbours kept
+   together), position and inversions each have p below 1e-300, where a
+   fail needs a Holm-adjusted p below 1e-6.  The seed is fixed, so the
+   verdict never changes; over other seeds a miss would need all three of
+   these statistics to move from p < 1e-300 to above 1e-6. */
+static void overhand_fails_the_battery_at_52(void **state)
+{
+    (void)state;
+    sb_run_config cfg = { .alg = &sb_shuffle_overhand, .args = { .n = 52 },
+                          .samples = 10000, .seed = 1,
+                          .rng = SB_RNG_DEFAULT };
+    sb_shuffle_defaults(cfg.alg, &cfg.args);
+    assert_int_equal(cfg.args.param[0], 10);
+    assert_int_equal(cfg.args.param[1], 2);
+    sb_shape shape;
+    sb_shuffle_shape(cfg.alg, &cfg.args, &shape);
+    const sb_stat_type *stats[SB_STAT_DEFAULTS_MAX];
+    cfg.n_stats = sb_stat_defaults(&shape, stats, SB_STAT_DEFAULTS_MAX);
+    cfg.stats = stats;
+    sb_report rep;
+    char err[256] = "";
+    const int rc = sb_run(&cfg, &rep, err, sizeof err);
+    if (rc != SB_OK)
+        print_error("sb_run: %s\n", err);
+    assert_int_equal(rc, SB_OK);
+    assert_int_equal(rep.verdict, SB_VERDICT_FAIL);
+    size_t seen = 0;
+    for (size_t i = 0; i < rep.n_results; i++) {
+        const sb_result *r = &rep.results[i];
+        if (strcmp(r->name, "successions") == 0
+            || strcmp(r->name, "position") == 0
+            || strcmp(r->name, "inversions") == 0) {
+            assert_int_equal(r->verdict, SB_VERDICT_FAIL);
+            assert_true(r->p_value < 1e-300);
+            seen++;
+        }
+    }
+    assert_int_equal(seen, 3);
+    sb_report_release(&rep);
+}
+
 /* The stream version of a run: 3 where its samples changed with version
    3 (fisher-yates-mod on any source; a plug-in, which may draw
    sb_rand_mod, on any source but the built-in generator), 2 for every
@@ -669,7 +962,8 @@ static void every_algorithm_makes_valid_reproducible_samples(void **state)
                outcome (exact mode): deal-random-hand 1/4 on AABB, Sattolo
                and the 2 x 2 deals 1/6, one pass of human-packet 0.32 and
                of riffle 5/16 (more passes of a walk on a group never raise
-               its largest probability), riffle-until-uniform-forward at
+               its largest probability), overhand at its 10 passes 0.07
+               (one pass 27/64, no cut at all), riffle-until-uniform-forward at
                most 0.04 on the mass walked to depth 4 plus 1/3 unexplored;
                the sampling-only ones are Fisher-Yates (gsl-shuffle) or
                near it.  So a false alarm has probability below
@@ -926,6 +1220,10 @@ int main(void)
         cmocka_unit_test(sort_random_keys_one_bit),
         cmocka_unit_test(fisher_yates_mod_three_cards),
         cmocka_unit_test(fisher_yates_mod_samples_the_idiom),
+        cmocka_unit_test(overhand_three_cards),
+        cmocka_unit_test(overhand_moves_packets_as_a_person_does),
+        cmocka_unit_test(overhand_runs_its_markov_steps),
+        cmocka_unit_test(overhand_fails_the_battery_at_52),
         cmocka_unit_test(stream_version_per_run),
         cmocka_unit_test(registry_is_well_formed),
         cmocka_unit_test(every_algorithm_makes_valid_reproducible_samples),
