@@ -1,6 +1,6 @@
 /*
- * svg.c - the pictures of the HTML reports as inline SVG, and the page
- * around them.
+ * svg.c - the pictures of the HTML reports as inline SVG (heatmaps, bar
+ * charts, line plots), and the page around them.
  *
  * The colour scale is ColorBrewer's RdBu (Cynthia Brewer, colorbrewer2.org,
  * "RdBu", 11 classes), a diverging scheme that stays readable to most
@@ -11,6 +11,12 @@
  * the five classes on its side.  So r and 1/r are equally far from white,
  * one blue and one red.
  *
+ * The line plots (sb_svg_plot) tell their curves apart twice over: by
+ * colour, from the palette of Okabe and Ito ("Color Universal Design",
+ * 2008), chosen to stay distinct to colour-blind readers, and by marker
+ * shape (circle, square, diamond, triangle), which survives printing in
+ * grey.  A missing value is a gap in its line, never a point at zero.
+ *
  * The heatmaps are the bulk of a page (an audit of 52-card shuffles holds
  * tens of thousands of cells), so they are written tersely: each cell's
  * colour is one of SB_SVG_STEPS classes defined once in the page's style,
@@ -19,8 +25,10 @@
  */
 #include "reports/svg.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "shufflebias/status.h"
@@ -572,6 +580,440 @@ int sb_svg_bars(FILE *f, const sb_bars *b)
     if (b->observed)
         fputs("; dots: observed (red: outside)", f);
     fputs("</text>\n</svg>\n", f);
+    return ferror(f) ? SB_EIO : SB_OK;
+}
+
+/* ---- Line plots ---------------------------------------------------------- */
+
+/* The frame of a plot: margins for the ticks and labels, the plotting
+   area, and an inner margin on the x axis so that the markers at either
+   end are drawn whole. */
+#define SB_PLOT_ML 66.0
+#define SB_PLOT_MT 14.0
+#define SB_PLOT_MR 18.0
+#define SB_PLOT_PW 480.0
+#define SB_PLOT_PH 220.0
+#define SB_PLOT_PAD 10.0
+/* Colour classes of the page style (c0 .. c5) and marker shapes. */
+#define SB_PLOT_COLOURS 6
+#define SB_PLOT_SHAPES 4
+/* The most tick labels on a logarithmic axis: beyond, every k-th power
+   of ten is labelled. */
+#define SB_PLOT_LOG_TICKS 8
+
+/* The style of a plot, inside its own <svg> so that any page can hold
+   one without a rule in its own style: a curve's colour is its class's
+   'color', which its line (stroke) and markers (fill) take. */
+static const char sb_plot_style[] =
+    "<style>.plot .line{fill:none;stroke:currentColor;stroke-width:1.8;"
+    "stroke-linejoin:round}.plot .dashed .line{stroke-dasharray:6 3}"
+    ".plot .pt{fill:currentColor;stroke:currentColor;stroke-width:1.2}"
+    ".plot .pt.open{fill:#fff}.plot .grid{stroke:#e8e8e8}"
+    ".plot .base{stroke:#888}.plot .hline{stroke:#555;stroke-width:1.2;"
+    "stroke-dasharray:4 3}.plot text.hlabel{fill:#333;paint-order:stroke;"
+    "stroke:#fff;stroke-width:3px}"
+    ".plot .c0{color:#0072b2}.plot .c1{color:#d55e00}"
+    ".plot .c2{color:#009e73}.plot .c3{color:#cc79a7}"
+    ".plot .c4{color:#e69f00}.plot .c5{color:#000}</style>\n";
+
+/* The y axis: its ends, as values or (logarithmic) as powers of ten. */
+typedef struct plot_axis {
+    double lo, hi;
+    int log;
+} plot_axis;
+
+/* A round step that cuts 'range' into about 'parts': 1, 2 or 5 times a
+   power of ten. */
+static double plot_step(double range, double parts)
+{
+    if (!(range > 0))
+        return 1;
+    const double raw = range / parts;
+    const double p10 = pow(10, floor(log10(raw)));
+    const double m = raw / p10;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p10;
+}
+
+/* Whether a value is drawn: a number, and above 0 on a log axis. */
+static int plot_drawn(const sb_plot *p, double v)
+{
+    return isfinite(v) && (!p->log_y || v > 0);
+}
+
+static void plot_y_axis(const sb_plot *p, plot_axis *a)
+{
+    const int fixed = p->y_min != 0 || p->y_max != 0;
+    double lo = INFINITY, hi = -INFINITY;
+    a->log = p->log_y;
+    if (fixed) {
+        lo = p->y_min;
+        hi = p->y_max;
+    } else {
+        for (size_t c = 0; c < p->n_curves; c++)
+            for (size_t i = 0; i < p->count; i++) {
+                const double v = p->curves[c].y ? p->curves[c].y[i] : NAN;
+                if (!plot_drawn(p, v))
+                    continue;
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+        if (plot_drawn(p, p->hline)) {
+            lo = p->hline < lo ? p->hline : lo;
+            hi = p->hline > hi ? p->hline : hi;
+        }
+        if (!(lo <= hi)) {
+            lo = p->log_y ? 1 : 0;
+            hi = p->log_y ? 10 : 1;
+        }
+    }
+    if (p->log_y) {
+        if (!(lo > 0))
+            lo = hi > 0 ? hi / 10 : 1;
+        if (!(hi > lo))
+            hi = lo * 10;
+        /* Whole decades, a little slack so that 1000 is not read as
+           just above 10^3. */
+        a->lo = floor(log10(lo) + 1e-9);
+        a->hi = ceil(log10(hi) - 1e-9);
+        if (a->hi <= a->lo)
+            a->hi = a->lo + 1;
+        return;
+    }
+    if (!fixed) {
+        if (lo > 0)
+            lo = 0;
+        if (!(hi > lo))
+            hi = lo + 1;
+        const double step = plot_step(hi - lo, 5);
+        lo = floor(lo / step) * step;
+        hi = ceil(hi / step) * step;
+    }
+    a->lo = lo;
+    a->hi = hi > lo ? hi : lo + 1;
+}
+
+/* Where 'v' sits on the axis, from 0 (bottom) to 1 (top), clamped. */
+static double plot_axis_at(const plot_axis *a, double v)
+{
+    const double t = a->log ? (log10(v) - a->lo) / (a->hi - a->lo)
+                            : (v - a->lo) / (a->hi - a->lo);
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+/* A whole number with its thousands separated by commas: "1,000". */
+static void grouped(FILE *f, uint64_t v)
+{
+    char digits[24];
+    const int len = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    for (int i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            fputc(',', f);
+        fputc(digits[i], f);
+    }
+}
+
+/* A power of ten as its tick reads: "1", "1,000", "0.01", "1e+09". */
+static void power_label(FILE *f, int e)
+{
+    if (e >= 0 && e <= 7) {
+        uint64_t v = 1;
+        for (int k = 0; k < e; k++)
+            v *= 10;
+        grouped(f, v);
+    } else if (e < 0 && e >= -4) {
+        fprintf(f, "%.*f", -e, pow(10, e));
+    } else {
+        fprintf(f, "%.0e", pow(10, e));
+    }
+}
+
+/* The step of the x axis's ticks: about ten of them, whole numbers when
+   every x is whole. */
+static double plot_x_step(const sb_plot *p, double range)
+{
+    double step = plot_step(range, 10);
+    int whole = 1;
+    for (size_t i = 0; i < p->count; i++)
+        whole &= p->x[i] == floor(p->x[i]);
+    return whole && step < 1 ? 1 : step;
+}
+
+/* A curve's marker, centred on the origin: circle, square, diamond or
+   triangle by the curve's place. */
+static void plot_marker(FILE *f, size_t curve)
+{
+    switch (curve % SB_PLOT_SHAPES) {
+    case 0: fputs("<circle r=\"3.2\"/>", f); break;
+    case 1: fputs("<rect x=\"-3\" y=\"-3\" width=\"6\" height=\"6\"/>", f);
+            break;
+    case 2: fputs("<path d=\"M0,-4.2L4.2,0L0,4.2L-4.2,0Z\"/>", f); break;
+    default: fputs("<path d=\"M0,-4.2L3.8,2.8L-3.8,2.8Z\"/>", f); break;
+    }
+}
+
+/* The legend's place of each curve: its row and its x. */
+static size_t plot_legend_rows(const sb_plot *p, double *x, size_t *row,
+                               double width)
+{
+    double at = SB_PLOT_ML;
+    size_t r = 0;
+    for (size_t c = 0; c < p->n_curves; c++) {
+        const char *name = p->curves[c].name ? p->curves[c].name : "";
+        const double w = 40 + 6.0 * (double)strlen(name);
+        if (at > SB_PLOT_ML && at + w > width) {
+            r++;
+            at = SB_PLOT_ML;
+        }
+        x[c] = at;
+        row[c] = r;
+        at += w;
+    }
+    return p->n_curves ? r + 1 : 0;
+}
+
+int sb_svg_plot(FILE *f, const sb_plot *p)
+{
+    if (p == NULL || p->count == 0 || p->x == NULL || p->curves == NULL
+        || p->n_curves == 0)
+        return SB_EINVAL;
+    const double ml = SB_PLOT_ML, mt = SB_PLOT_MT, pw = SB_PLOT_PW,
+                 ph = SB_PLOT_PH, pad = SB_PLOT_PAD;
+    const double width = ml + pw + SB_PLOT_MR;
+    double *lx = malloc(p->n_curves * sizeof *lx);
+    size_t *lrow = malloc(p->n_curves * sizeof *lrow);
+    if (!lx || !lrow) {
+        free(lx);
+        free(lrow);
+        return SB_ENOMEM;
+    }
+    const size_t rows = plot_legend_rows(p, lx, lrow, width);
+    const double legend_y = mt + ph + 44;
+    const double height = legend_y + 16.0 * (double)rows + 4;
+
+    /* The x axis over the x values, padded when there is only one. */
+    double x0 = p->x[0], x1 = p->x[0];
+    for (size_t i = 1; i < p->count; i++) {
+        x0 = p->x[i] < x0 ? p->x[i] : x0;
+        x1 = p->x[i] > x1 ? p->x[i] : x1;
+    }
+    if (!(x1 > x0)) {
+        x0 -= 1;
+        x1 += 1;
+    }
+    plot_axis ya;
+    plot_y_axis(p, &ya);
+#define SB_PX(v) (ml + pad + ((v) - x0) / (x1 - x0) * (pw - 2 * pad))
+#define SB_PY(v) (mt + ph - ph * plot_axis_at(&ya, (v)))
+
+    fputs("<svg class=\"plot\"", f);
+    if (p->id) {
+        fputs(" id=\"", f);
+        sb_html_escape(f, p->id);
+        fputc('"', f);
+    }
+    fprintf(f, " data-curves=\"%zu\" data-points=\"%zu\" data-scale=\"%s\"",
+            p->n_curves, p->count, p->log_y ? "log" : "linear");
+    svg_size(f, width, height);
+    fputs(sb_plot_style, f);
+
+    /* The y axis: a gridline and a label at each tick. */
+    if (p->log_y) {
+        const int lo = (int)ya.lo, hi = (int)ya.hi;
+        const int every = (hi - lo + SB_PLOT_LOG_TICKS - 1)
+                          / SB_PLOT_LOG_TICKS;
+        for (int e = lo; e <= hi; e++) {
+            const double y = mt + ph - ph * (e - lo) / (double)(hi - lo);
+            fputs("<line class=\"grid\" x1=\"", f);
+            num(f, ml);
+            fputs("\" x2=\"", f);
+            num(f, ml + pw);
+            fputs("\" y1=\"", f);
+            num(f, y);
+            fputs("\" y2=\"", f);
+            num(f, y);
+            fputs("\"/>", f);
+            if ((e - lo) % every)
+                continue;
+            fputs("<text class=\"tick ytick\" x=\"", f);
+            num(f, ml - 4);
+            fputs("\" y=\"", f);
+            num(f, y + 3);
+            fputs("\" text-anchor=\"end\">", f);
+            power_label(f, e);
+            fputs("</text>", f);
+        }
+    } else {
+        const double step = plot_step(ya.hi - ya.lo, 5);
+        const long ticks = lround((ya.hi - ya.lo) / step);
+        for (long k = 0; k <= ticks && k <= 20; k++) {
+            const double v = ya.lo + (double)k * step;
+            if (v > ya.hi * (1 + 1e-9) + 1e-12)
+                break;
+            fputs("<line class=\"grid\" x1=\"", f);
+            num(f, ml);
+            fputs("\" x2=\"", f);
+            num(f, ml + pw);
+            fputs("\" y1=\"", f);
+            num(f, SB_PY(v));
+            fputs("\" y2=\"", f);
+            num(f, SB_PY(v));
+            fputs("\"/><text class=\"tick ytick\" x=\"", f);
+            num(f, ml - 4);
+            fputs("\" y=\"", f);
+            num(f, SB_PY(v) + 3);
+            fputs("\" text-anchor=\"end\">", f);
+            axis_value(f, fabs(v) < 1e-12 ? 0 : v);
+            fputs("</text>", f);
+        }
+    }
+    fputs("\n<text class=\"axis\" transform=\"translate(13,", f);
+    num(f, mt + ph / 2);
+    fputs(") rotate(-90)\" text-anchor=\"middle\">", f);
+    sb_html_escape(f, p->y_label ? p->y_label : "y");
+    fputs("</text>\n", f);
+
+    /* The x axis: its line, its ticks, its label. */
+    const double xstep = plot_x_step(p, x1 - x0);
+    const double first = ceil(x0 / xstep - 1e-9) * xstep;
+    for (long k = 0; k <= 1000; k++) {
+        const double v = first + (double)k * xstep;
+        if (v > x1 + 1e-9 * (fabs(x1) + 1))
+            break;
+        fputs("<text class=\"tick xtick\" x=\"", f);
+        num(f, SB_PX(v));
+        fputs("\" y=\"", f);
+        num(f, mt + ph + 14);
+        fputs("\" text-anchor=\"middle\">", f);
+        axis_value(f, fabs(v) < 1e-12 ? 0 : v);
+        fputs("</text>", f);
+    }
+    fputs("\n<line class=\"base\" x1=\"", f);
+    num(f, ml);
+    fputs("\" x2=\"", f);
+    num(f, ml + pw);
+    fputs("\" y1=\"", f);
+    num(f, mt + ph);
+    fputs("\" y2=\"", f);
+    num(f, mt + ph);
+    fputs("\"/><line class=\"base\" x1=\"", f);
+    num(f, ml);
+    fputs("\" x2=\"", f);
+    num(f, ml);
+    fputs("\" y1=\"", f);
+    num(f, mt);
+    fputs("\" y2=\"", f);
+    num(f, mt + ph);
+    fputs("\"/>\n<text class=\"axis\" x=\"", f);
+    num(f, ml + pw / 2);
+    fputs("\" y=\"", f);
+    num(f, mt + ph + 30);
+    fputs("\" text-anchor=\"middle\">", f);
+    sb_html_escape(f, p->x_label ? p->x_label : "x");
+    fputs("</text>\n", f);
+
+    /* The reference line, under the curves, with its label above its
+       left end (where a curve that falls towards it is furthest). */
+    if (plot_drawn(p, p->hline)) {
+        const double at = p->log_y ? log10(p->hline) : p->hline;
+        if (at >= ya.lo - 1e-9 && at <= ya.hi + 1e-9) {
+            const double y = SB_PY(p->hline);
+            fputs("<line class=\"hline\" x1=\"", f);
+            num(f, ml);
+            fputs("\" x2=\"", f);
+            num(f, ml + pw);
+            fputs("\" y1=\"", f);
+            num(f, y);
+            fputs("\" y2=\"", f);
+            num(f, y);
+            fputs("\"/>", f);
+            if (p->hline_label) {
+                fputs("<text class=\"hlabel\" x=\"", f);
+                num(f, ml + 4);
+                fputs("\" y=\"", f);
+                num(f, y - 4);
+                fputs("\">", f);
+                sb_html_escape(f, p->hline_label);
+                fputs("</text>", f);
+            }
+            fputc('\n', f);
+        }
+    }
+
+    /* Each curve: a path per run of points without a gap, then a marker
+       with its tooltip at every point drawn. */
+    char tip[256];
+    for (size_t c = 0; c < p->n_curves; c++) {
+        const sb_curve *cv = &p->curves[c];
+        const char *name = cv->name ? cv->name : "";
+        fprintf(f, "<g class=\"curve c%zu%s\" data-name=\"",
+                c % SB_PLOT_COLOURS, cv->dashed ? " dashed" : "");
+        sb_html_escape(f, name);
+        fputs("\">\n", f);
+        for (size_t i = 0; cv->y && i < p->count;) {
+            if (!plot_drawn(p, cv->y[i])) {
+                i++;
+                continue;
+            }
+            size_t end = i;
+            while (end < p->count && plot_drawn(p, cv->y[end]))
+                end++;
+            if (end - i >= 2) {
+                fputs("<path class=\"line\" d=\"", f);
+                for (size_t k = i; k < end; k++) {
+                    fputc(k == i ? 'M' : 'L', f);
+                    num(f, SB_PX(p->x[k]));
+                    fputc(',', f);
+                    num(f, SB_PY(cv->y[k]));
+                }
+                fputs("\"/>\n", f);
+            }
+            i = end;
+        }
+        for (size_t i = 0; cv->y && i < p->count; i++) {
+            if (!plot_drawn(p, cv->y[i]))
+                continue;
+            fprintf(f, "<g class=\"pt%s\" transform=\"translate(",
+                    cv->open && cv->open[i] ? " open" : "");
+            num(f, SB_PX(p->x[i]));
+            fputc(',', f);
+            num(f, SB_PY(cv->y[i]));
+            fputs(")\"><title>", f);
+            if (cv->tips && cv->tips[i])
+                sb_html_escape(f, cv->tips[i]);
+            else {
+                snprintf(tip, sizeof tip, "%s at %g: %.4g", name, p->x[i],
+                         cv->y[i]);
+                sb_html_escape(f, tip);
+            }
+            fputs("</title>", f);
+            plot_marker(f, c);
+            fputs("</g>", f);
+        }
+        fputs("\n</g>\n", f);
+    }
+#undef SB_PX
+#undef SB_PY
+
+    /* The legend: each curve's line, marker and name (the line and
+       marker of class "sample", so that they are not taken for data). */
+    fputs("<g class=\"legend\">", f);
+    for (size_t c = 0; c < p->n_curves; c++) {
+        const double y = legend_y + 16.0 * (double)lrow[c];
+        fprintf(f, "<g class=\"key c%zu%s\" transform=\"translate(",
+                c % SB_PLOT_COLOURS, p->curves[c].dashed ? " dashed" : "");
+        num(f, lx[c]);
+        fputc(',', f);
+        num(f, y);
+        fputs(")\"><path class=\"line sample\" d=\"M0,0L26,0\"/>"
+              "<g class=\"pt sample\" transform=\"translate(13,0)\">", f);
+        plot_marker(f, c);
+        fputs("</g><text class=\"tick\" x=\"32\" y=\"3.5\">", f);
+        sb_html_escape(f, p->curves[c].name ? p->curves[c].name : "");
+        fputs("</text></g>", f);
+    }
+    fputs("</g>\n</svg>\n", f);
+    free(lx);
+    free(lrow);
     return ferror(f) ? SB_EIO : SB_OK;
 }
 

@@ -3,10 +3,10 @@
  * the page they sit on.
  *
  * Every picture is drawn from numbers a report already holds; nothing
- * here computes a statistic.  Text is escaped for HTML and XML.  Colours
- * come from one diverging scale centred at a ratio of 1 (as often as a
- * uniform shuffle): blue below, red above, white at 1, on a logarithmic
- * scale so that a ratio r and 1/r are equally strong.
+ * here computes a statistic.  Text is escaped for HTML and XML.  The
+ * heatmaps' colours come from one diverging scale centred at a ratio of
+ * 1 (as often as a uniform shuffle): blue below, red above, white at 1,
+ * on a logarithmic scale so that a ratio r and 1/r are equally strong.
  */
 #ifndef SB_REPORTS_SVG_H
 #define SB_REPORTS_SVG_H
@@ -81,6 +81,43 @@ typedef struct sb_bars {
     const char *id;
 } sb_bars;
 int sb_svg_bars(FILE *f, const sb_bars *b);
+
+/* One line of a plot: its points joined, each with a marker and a
+   tooltip.  A point whose value is NAN (or, on a logarithmic axis, not
+   above 0) is a gap: the line stops before it and starts again after. */
+typedef struct sb_curve {
+    const char *name;             /* in the legend */
+    const double *y;              /* one value per x; NAN: a gap */
+    const char *const *tips;      /* each point's tooltip, or NULL (an
+                                     entry NULL too): "NAME at X: Y" */
+    int dashed;                   /* drawn dashed */
+    const unsigned char *open;    /* per point, or NULL: nonzero draws its
+                                     marker hollow (an estimate beside
+                                     exact values) */
+} sb_curve;
+
+/* Curves over the same x values, on linear or logarithmic y, with an
+   optional horizontal reference line.  Each curve has its own colour
+   (classes c0 .. c5) and marker shape, so that it is told apart in
+   greyscale too, and its name in the legend under the picture.  A
+   logarithmic axis is ticked at powers of ten.  The picture carries its
+   own style (a <style> in the <svg>): it needs no rule of the page's. */
+typedef struct sb_plot {
+    size_t count;                 /* points per curve */
+    const double *x;              /* count values, increasing */
+    const sb_curve *curves;
+    size_t n_curves;
+    int log_y;                    /* logarithmic y axis */
+    double y_min, y_max;          /* the y axis; both 0: from the data
+                                     (and the reference line) */
+    const char *x_label, *y_label;
+    const char *id;               /* the <svg> id, NULL: none */
+    double hline;                 /* a dashed line across at this y;
+                                     NAN: none */
+    const char *hline_label;      /* written above its left end */
+} sb_plot;
+/* SB_OK, SB_EIO, or SB_EINVAL (no points, no x, or no curves). */
+int sb_svg_plot(FILE *f, const sb_plot *p);
 
 /* The page: <!DOCTYPE html>, the <head> with its inline style (no
    script, nothing fetched, readable printed), and <body> opened with

@@ -121,29 +121,36 @@ static int solitaire_alloc(void **acc, const sb_shape *shape)
     return SB_OK;
 }
 
+int sb_new_age_alice_wins(const sb_card *deck, size_t n, sb_card *pos)
+{
+    const size_t h = n / 2, b0 = n - h;
+    if (n < SOLITAIRE_N_MIN)
+        return 0;
+    for (size_t j = 0; j < n; j++)
+        pos[deck[j]] = (sb_card)j;
+    /* Sweeps beyond the first: a step back in position starts one.
+       Alice steps from c to c + 1, Bob from c + 1 down to c, so both
+       counts run forward over adjacent pairs (and vectorize). */
+    unsigned ra = 0, rb = 0;
+    for (size_t c = 0; c + 1 < h; c++)
+        ra += pos[c + 1] < pos[c];
+    for (size_t c = b0; c + 1 < n; c++)
+        rb += pos[c] < pos[c + 1];
+    return ra < rb || (ra == rb && pos[h - 1] < pos[b0]);
+}
+
 /* Precondition: every sample a permutation of 0..n-1 (as for every
    statistic on the hot path, not checked). */
 static void solitaire_add(void *acc, const sb_card *samples, size_t count)
 {
     solitaire_acc *a = acc;
-    const size_t n = a->n, h = a->h, b0 = n - h;
+    const size_t n = a->n;
     sb_card *restrict pos = a->pos;
     uint64_t wins = 0;
     if (n < SOLITAIRE_N_MIN)
         return;
-    for (size_t i = 0; i < count; i++, samples += n) {
-        for (size_t j = 0; j < n; j++)
-            pos[samples[j]] = (sb_card)j;
-        /* Sweeps beyond the first: a step back in position starts one.
-           Alice steps from c to c + 1, Bob from c + 1 down to c, so both
-           counts run forward over adjacent pairs (and vectorize). */
-        unsigned ra = 0, rb = 0;
-        for (size_t c = 0; c + 1 < h; c++)
-            ra += pos[c + 1] < pos[c];
-        for (size_t c = b0; c + 1 < n; c++)
-            rb += pos[c] < pos[c + 1];
-        wins += ra < rb || (ra == rb && pos[h - 1] < pos[b0]);
-    }
+    for (size_t i = 0; i < count; i++, samples += n)
+        wins += (uint64_t)sb_new_age_alice_wins(samples, n, pos);
     a->wins += wins;
 }
 

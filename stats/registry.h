@@ -22,6 +22,11 @@ extern const sb_stat_type sb_stat_descents;       /* stats/descents.c */
 extern const sb_stat_type sb_stat_inversions;     /* stats/inversions.c */
 extern const sb_stat_type sb_stat_successions;    /* stats/successions.c */
 extern const sb_stat_type sb_stat_new_age_solitaire; /* stats/new_age_solitaire.c */
+/* Whether Alice wins New Age Solitaire on 'deck' (a permutation of
+   0..n-1, top card first; 0 below 4 cards), in O(n) with 'pos' (n cards
+   of scratch): what the statistic counts, for a caller that weighs decks
+   by an exact law. */
+int sb_new_age_alice_wins(const sb_card *deck, size_t n, sb_card *pos);
 extern const sb_stat_type sb_stat_poker7;         /* stats/poker7.c */
 extern const sb_stat_type sb_stat_fy_code;        /* stats/fy_code.c */
 extern const sb_stat_type sb_stat_fy_code_forward; /* stats/fy_code_forward.c */

@@ -2,8 +2,9 @@
  * test_svg.c - the SVG writer of the HTML reports (reports/svg.c): text
  * escaped, the colour scale (white at a ratio of 1, r and 1/r equally
  * strong on opposite sides), the heatmap's cells and tooltips, the bars,
- * and that everything written is well-formed XML (checked here by a small
- * parser, so that the test needs no tool besides the compiler).
+ * the line plots (a logarithmic axis, gaps), and that everything written
+ * is well-formed XML (checked here by a small parser, so that the test
+ * needs no tool besides the compiler).
  */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include "sb_test.h"
@@ -457,6 +458,129 @@ static void test_bars(void **state)
     free(s);
 }
 
+/* ---- the line plots --------------------------------------------------- */
+
+/* The places of the data points of a plot, in order: the translate() of
+   each <g class="pt" ...> (the legend's markers are "pt sample"). */
+static size_t points(const char *svg, double *x, double *y, size_t most)
+{
+    const char *key = "<g class=\"pt\" transform=\"translate(";
+    size_t n = 0;
+    for (const char *p = strstr(svg, key); p && n < most;
+         p = strstr(p + 1, key)) {
+        assert_int_equal(sscanf(p + strlen(key), "%lf,%lf", &x[n], &y[n]),
+                         2);
+        n++;
+    }
+    return n;
+}
+
+/* A logarithmic axis: 10, 100 and 1000 equally spaced, so that 10 to
+   1000 is twice 10 to 100; ticks at powers of ten only. */
+static void test_plot_log(void **state)
+{
+    (void)state;
+    const double x[] = {1, 2, 3};
+    const double y[] = {10, 100, 1000};
+    sb_curve c = {"decks", y, NULL, 0, NULL};
+    sb_plot p = {3, x, &c, 1, 1, 0, 0, "passes", "decks", "p1", NAN, NULL};
+    written w;
+    open_written(&w);
+    assert_int_equal(sb_svg_plot(w.f, &p), SB_OK);
+    char *s = close_written(&w);
+    assert_well_formed(s);
+    assert_contains(s, "<svg class=\"plot\" id=\"p1\" data-curves=\"1\" "
+                       "data-points=\"3\" data-scale=\"log\"");
+    double px[4], py[4];
+    assert_int_equal(points(s, px, py, 4), 3);
+    assert_true(px[0] < px[1] && px[1] < px[2]);
+    assert_true(py[0] > py[1] && py[1] > py[2]);   /* up the page */
+    assert_true(fabs((py[0] - py[2]) - 2 * (py[0] - py[1])) < 0.02);
+    /* The ticks: 10, 100 and 1,000, each a power of ten. */
+    const char *key = "class=\"tick ytick\"";
+    size_t ticks = 0;
+    for (const char *t = strstr(s, key); t; t = strstr(t + 1, key)) {
+        const char *v = strchr(t, '>') + 1;
+        char digits[32];
+        size_t k = 0;
+        for (; *v != '<' && k + 1 < sizeof digits; v++)
+            if (*v != ',')
+                digits[k++] = *v;
+        digits[k] = '\0';
+        const double e = log10(strtod(digits, NULL));
+        assert_true(fabs(e - round(e)) < 1e-12);
+        ticks++;
+    }
+    assert_int_equal(ticks, 3);
+    assert_contains(s, ">1,000</text>");
+    /* One line through the three points, its default tooltips. */
+    assert_int_equal(occurrences(s, "<path class=\"line\" d="), 1);
+    assert_contains(s, "<title>decks at 2: 100</title>");
+    free(s);
+}
+
+/* A NAN is a gap: the line stops and starts again, and the point is not
+   drawn; on a log axis a 0 is a gap too.  A lone point keeps its marker
+   without a line. */
+static void test_plot_gaps(void **state)
+{
+    (void)state;
+    const double x[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const double y[] = {0.1, 0.2, NAN, 0.3, 0.4, 0.5, NAN, 0.6};
+    const char *const tips[] = {"a", "b", "c", "d & e", "f", "g", "h", "i"};
+    const unsigned char open[] = {0, 0, 0, 1, 1, 0, 0, 0};
+    sb_curve c[2] = {{"tv <exact>", y, tips, 0, open},
+                     {"none at all", NULL, NULL, 1, NULL}};
+    sb_plot p = {8, x, c, 2, 0, 0, 1, "passes", "distance", NULL, 0.5,
+                 "half & half"};
+    written w;
+    open_written(&w);
+    assert_int_equal(sb_svg_plot(w.f, &p), SB_OK);
+    char *s = close_written(&w);
+    assert_well_formed(s);
+    /* Runs 1-2, 4-6 and 8: two lines, six markers, two of them hollow. */
+    assert_int_equal(occurrences(s, "<path class=\"line\" d="), 2);
+    assert_int_equal(occurrences(s, "<g class=\"pt\" "), 4);
+    assert_int_equal(occurrences(s, "<g class=\"pt open\" "), 2);
+    assert_int_equal(occurrences(s, "<title>"), 6);
+    assert_contains(s, "<title>d &amp; e</title>");
+    assert_null(strstr(s, "<title>c</title>"));
+    /* A fixed axis from 0 to 1, the reference line and its label, the
+       legend with both names escaped, the second one dashed. */
+    assert_contains(s, ">0.2</text>");
+    assert_contains(s, ">0.8</text>");
+    assert_contains(s, ">1</text>");
+    assert_int_equal(occurrences(s, "<line class=\"hline\""), 1);
+    assert_contains(s, ">half &amp; half</text>");
+    assert_contains(s, ">tv &lt;exact&gt;</text>");
+    assert_contains(s, "<g class=\"key c1 dashed\"");
+    assert_contains(s, "<g class=\"curve c0\" data-name=\"tv "
+                       "&lt;exact&gt;\"");
+    /* Its own style: a page needs no rule for it. */
+    assert_int_equal(occurrences(s, "<style>"), 1);
+    assert_contains(s, ".plot .c1{color:");
+    free(s);
+
+    /* On a log axis, 0 and negative values are gaps as well. */
+    const double z[] = {5, 0, 50, -1, 500, 5000, 0, 1};
+    sb_curve d = {"decks", z, NULL, 0, NULL};
+    sb_plot q = {8, x, &d, 1, 1, 0, 0, NULL, NULL, NULL, NAN, NULL};
+    open_written(&w);
+    assert_int_equal(sb_svg_plot(w.f, &q), SB_OK);
+    s = close_written(&w);
+    assert_well_formed(s);
+    assert_int_equal(occurrences(s, "<g class=\"pt\" "), 5);
+    assert_int_equal(occurrences(s, "<path class=\"line\" d="), 1);
+    assert_null(strstr(s, "<line class=\"hline\""));
+    free(s);
+
+    /* Nothing to draw is refused. */
+    q.count = 0;
+    open_written(&w);
+    assert_int_equal(sb_svg_plot(w.f, &q), SB_EINVAL);
+    free(close_written(&w));
+}
+
 /* ---- the page --------------------------------------------------------- */
 
 static void test_page(void **state)
@@ -505,6 +629,8 @@ int main(void)
         cmocka_unit_test(test_heatmap_cells),
         cmocka_unit_test(test_heatmap_default_tip),
         cmocka_unit_test(test_bars),
+        cmocka_unit_test(test_plot_log),
+        cmocka_unit_test(test_plot_gaps),
         cmocka_unit_test(test_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

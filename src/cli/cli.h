@@ -46,6 +46,7 @@ int sb_cmd_exact(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_merge(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_bench(const sb_cli *cli, int argc, char **argv);
 int sb_cmd_gate(const sb_cli *cli, int argc, char **argv);
+int sb_cmd_mixing(const sb_cli *cli, int argc, char **argv);
 
 /* "shufflebias: <message>\n" on stderr. */
 void sb_cli_error(const char *fmt, ...)

@@ -8,8 +8,8 @@
 
 const sb_command *const sb_commands[] = {
     &sb_command_list, &sb_command_test, &sb_command_exact,
-    &sb_command_merge, &sb_command_audit, &sb_command_gate,
-    &sb_command_bench, NULL
+    &sb_command_merge, &sb_command_audit, &sb_command_mixing,
+    &sb_command_gate, &sb_command_bench, NULL
 };
 
 const sb_command *sb_command_find(const char *name)

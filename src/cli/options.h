@@ -107,7 +107,7 @@ const sb_command *sb_command_find(const char *name);
 
 extern const sb_command sb_command_list, sb_command_test,
     sb_command_exact, sb_command_merge, sb_command_audit,
-    sb_command_bench, sb_command_gate;
+    sb_command_bench, sb_command_gate, sb_command_mixing;
 
 /* Parse argv[1..] of 'cmd' into 'base' (which holds the defaults).  -h
    and --help are every command's.  0 with *next the index of the first
