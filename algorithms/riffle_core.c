@@ -150,6 +150,13 @@ int sb_riffle_step(sb_riffle_state *st, const sb_shuffle_args *a,
     return SB_OK;
 }
 
+uint64_t sb_riffle_until_paths(const sb_shuffle_args *a)
+{
+    if (a->n >= 64)
+        return UINT64_MAX;
+    return sb_paths_pow((uint64_t)1 << a->n, SB_RIFFLE_UNTIL_DEPTH);
+}
+
 size_t sb_riffle_passes_steps(const sb_shuffle_args *a)
 {
     return (size_t)a->param[0];

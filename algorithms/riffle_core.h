@@ -37,6 +37,10 @@
    that is below 2^32 / 2^161 = 2^-129, never seen from a working source. */
 #define SB_RIFFLE_UNTIL_CAP 160u
 
+/* Draws after which exact mode cuts a path of the stopping rule by
+   default (exact_depth): 9 riffles of up to 64 cards, one draw each. */
+#define SB_RIFFLE_UNTIL_DEPTH 9u
+
 /* State of every riffle in the family, made by sb_riffle_init. */
 typedef struct sb_riffle_state {
     size_t n;            /* deck size */
@@ -65,6 +69,10 @@ int sb_riffle_init_passes(void **state, const sb_shuffle_args *a);
    SB_RIFFLE_UNTIL_CAP bit strings and the label groups. */
 int sb_riffle_init_until(void **state, const sb_shuffle_args *a);
 uint64_t sb_riffle_passes_paths(const sb_shuffle_args *a);
+/* The stopping rule's paths cut at SB_RIFFLE_UNTIL_DEPTH draws, at most:
+   (2^n)^9 (a path that stops sooner stands for fewer), so that exact mode
+   refuses a deck too large for the walk before it starts. */
+uint64_t sb_riffle_until_paths(const sb_shuffle_args *a);
 
 /* Copy of the passes tallied so far. */
 void sb_riffle_tally(const void *state, sb_tally *out);

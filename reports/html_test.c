@@ -43,7 +43,7 @@
 /* The fewest cells one heatmap of such a page is given. */
 #define HTML_CELLS_ONE_MIN 1024u
 /* Cells of all the heatmaps of an audit together. */
-#define HTML_CELLS_AUDIT 12500u
+#define HTML_CELLS_AUDIT 13000u
 /* The fewest cells a heatmap of an audit may be given. */
 #define HTML_CELLS_AUDIT_MIN 256u
 /* Categories of one chart. */

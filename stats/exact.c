@@ -429,7 +429,7 @@ static int by_probability(size_t x, size_t y, const void *ctx)
         return -1;
     if (dx > dy * (1 + 1e-9))
         return 1;
-    return mpq_cmp(c->p[x], c->p[y]);
+    return mpq_equal(c->p[x], c->p[y]) ? 0 : mpq_cmp(c->p[x], c->p[y]);
 }
 
 /* Permutations of n never reached: every order by lexicographic rank,
@@ -458,7 +458,7 @@ static int list_never(const sb_exact_acc *a, const size_t *order,
 }
 
 /* The exact matrix: card x position (permutation, draw) or card x hand. */
-static int write_matrix(const sb_exact_acc *a, const size_t *order, mpq_t *p,
+static int write_matrix(const sb_exact_acc *a, const size_t *order,
                         sb_exact_report *rep)
 {
     const sb_shape *s = &a->shape;
@@ -472,14 +472,20 @@ static int write_matrix(const sb_exact_acc *a, const size_t *order, mpq_t *p,
                 cols = (size_t)a->samples[i] + 1;
     }
     const size_t rows = s->n, cells = rows * cols;
-    mpq_t *m = malloc(cells * sizeof *m);
+    /* Each cell's sum over the outcomes' unreduced fractions, which
+       mostly share one denominator: an addition, not a gcd, each. */
+    mpz_t *num = malloc((cells ? cells : 1) * sizeof *num);
+    mpz_t *den = malloc((cells ? cells : 1) * sizeof *den);
     rep->matrix = calloc(cells ? cells : 1, sizeof *rep->matrix);
-    if (!m || !rep->matrix) {
-        free(m);
+    if (!num || !den || !rep->matrix) {
+        free(num);
+        free(den);
         return SB_ENOMEM;
     }
-    for (size_t c = 0; c < cells; c++)
-        mpq_init(m[c]);
+    for (size_t c = 0; c < cells; c++) {
+        mpz_init(num[c]);
+        mpz_init_set_ui(den[c], 1);
+    }
     int rc = SB_OK;
     for (size_t r = 0; r < a->count && rc == SB_OK; r++) {   /* p[r] is
                                                                 order[r]'s */
@@ -491,20 +497,29 @@ static int write_matrix(const sb_exact_acc *a, const size_t *order, mpq_t *p,
         for (size_t j = 0; j < s->len; j++) {
             size_t cell = s->kind == SB_KIND_DEAL ? j * cols + x[j]
                                                   : (size_t)x[j] * cols + j;
-            mpq_add(m[cell], m[cell], p[r]);
+            add_fraction(num[cell], den[cell], a->num[order[r]],
+                         a->den[order[r]]);
         }
     }
     rep->rows = rows;
     rep->cols = cols;
+    mpq_t q;
+    mpq_init(q);
     for (size_t c = 0; c < cells; c++) {
         if (rc == SB_OK) {
-            rep->matrix[c] = fraction_str(m[c]);
+            mpq_set_num(q, num[c]);
+            mpq_set_den(q, den[c]);
+            mpq_canonicalize(q);
+            rep->matrix[c] = fraction_str(q);
             if (!rep->matrix[c])
                 rc = SB_ENOMEM;
         }
-        mpq_clear(m[c]);
+        mpz_clear(num[c]);
+        mpz_clear(den[c]);
     }
-    free(m);
+    mpq_clear(q);
+    free(num);
+    free(den);
     return rc;
 }
 
@@ -674,7 +689,7 @@ int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep)
         && mpz_cmp_ui(k, NEVER_LIST_MAX) <= 0 && mpz_cmp_ui(k, a->count) > 0)
         rc = list_never(a, order, rep);
     if (rc == SB_OK)
-        rc = write_matrix(a, order, p, rep);
+        rc = write_matrix(a, order, rep);
 clear_p:
     for (size_t i = 0; i < a->count; i++)
         mpq_clear(p[i]);

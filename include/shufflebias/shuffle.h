@@ -125,7 +125,9 @@ typedef struct sb_shuffle_type {
        before it starts.  'exact_refusal' (optional) is why this algorithm
        cannot be enumerated at all (e.g. its result depends on the C
        library); 'exact_hint' is a parameter assignment that makes it
-       enumerable when its defaults are not (e.g. "key-bits=2"). */
+       enumerable when its defaults are not (e.g. "key-bits=2").  For a
+       walk with no end, cut at 'exact_depth' draws, 'exact_paths' may be
+       an upper bound on the paths of the tree so cut. */
     uint64_t (*exact_paths)(const sb_shuffle_args *a);
     const char *exact_refusal;
     /* Optional: why exact mode must refuse these particular parameters

@@ -73,6 +73,23 @@ typedef struct mixing_options {
 #define ROW(name, arg, field, fn, help) \
     SB_OPT_ROW(name, 0, arg, mixing_options, field, SB_OPT_NOWHERE, fn, help)
 
+/* --samples N: a count, or 0 for the exact columns alone (the counts of
+   the other commands start at 1). */
+static int set_samples(const sb_option *opt, const char *arg, void *base)
+{
+    (void)opt;
+    mixing_options *o = base;
+    if (strcmp(arg, "0") == 0) {
+        o->samples = 0;
+        return 0;
+    }
+    if (sb_cli_parse_count(arg, &o->samples) == 0)
+        return 0;
+    sb_cli_error("invalid --samples '%s': expected 0 (the exact columns "
+                 "alone) or a count such as 200000, 1e6 or 10M", arg);
+    return -1;
+}
+
 static const sb_option options[] = {
     ROW("n", "N", n, sb_opt_n, "deck size (default 52)"),
     ROW("passes", "LIST", passes, sb_opt_string,
@@ -81,7 +98,7 @@ static const sb_option options[] = {
         "twice in a row or --max-passes)"),
     ROW("max-passes", "K", max_passes, sb_opt_count,
         "where the default list stops at the latest (default 10000)"),
-    ROW("samples", "N", samples, sb_opt_count,
+    ROW("samples", "N", samples, set_samples,
         "decks measured per pass count (default 1e5; 0: exact columns "
         "only)"),
     SB_OPT_ROW("seed", 0, "S", mixing_options, seed,
@@ -542,6 +559,11 @@ static int exact_states(mixing *mx, const sb_markov *m)
         return SB_ENOTSUP;
     sb_shape shape;
     sb_shuffle_shape(mx->t, &cfg.args, &shape);
+    /* The walk writes Alice's exact odds over the measured share of
+       each row it reaches: keep the shares for a walk cut short. */
+    double measured[ROWS_MAX];
+    for (size_t i = 0; i < mx->rep.n_rows; i++)
+        measured[i] = mx->rep.rows[i].solitaire;
     char err[512];
     int rc = sb_markov_walk(&cfg, m, &shape, after_step, &w, NULL, NULL, err,
                             sizeof err);
@@ -557,6 +579,7 @@ static int exact_states(mixing *mx, const sb_markov *m)
             row->tv_exact = row->separation_exact = NULL;
             row->solitaire_exact = NULL;
             row->tv = row->separation = NAN;
+            row->solitaire = measured[i];
         }
         return SB_ENOTSUP;
     }

@@ -217,8 +217,9 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
                 snprintf(count, sizeof count, "at least 2^64");
             else
                 snprintf(count, sizeof count, "%llu", (unsigned long long)paths);
-            snprintf(err, len, "'%s' at n = %zu has %s paths, over the "
-                     "budget of %llu", t->name, cfg->args.n, count,
+            snprintf(err, len, "'%s' at n = %zu has %s%s paths, over the "
+                     "budget of %llu", t->name, cfg->args.n,
+                     t->exact_depth ? "up to " : "", count,
                      (unsigned long long)cfg->max_paths);
             if (cfg->option_advice)
                 advise(err, len, ": raise --max-paths or lower n%s%s%s",

@@ -467,25 +467,31 @@ typedef struct move_pipe {
     size_t head, count;
 } move_pipe;
 
-static int pipe_apply(move_pipe *p, gen *next, const gen *cur)
+static int pipe_apply(move_pipe *p, walker *w, gen *next, const gen *cur)
 {
-    const size_t i = p->head;
+    const size_t i = p->head, from = p->q[i].from;
     size_t at;
-    int rc = gen_find(next, 0, p->q[i].key, &at);
+    int rc = gen_find(next, w->law.big, p->q[i].key, &at);
     if (rc != SB_OK)
         return rc;
-    next->small[at] += cur->small[p->q[i].from] * p->q[i].factor;
-    add_paths(next, at, cur->paths[p->q[i].from]);
+    if (w->law.big) {
+        mpz_addmul_ui(next->big[at], cur->big[from], p->q[i].factor);
+        if (mpz_size(next->big[at]) > w->limbs)
+            w->limbs = mpz_size(next->big[at]);
+    } else {
+        next->small[at] += cur->small[from] * p->q[i].factor;
+    }
+    add_paths(next, at, cur->paths[from]);
     p->head = (p->head + 1) % PIPE_LEN;
     p->count--;
     return SB_OK;
 }
 
-static int pipe_push(move_pipe *p, gen *next, const gen *cur, uint64_t key,
-                     size_t from, uint64_t factor)
+static int pipe_push(move_pipe *p, walker *w, gen *next, const gen *cur,
+                     uint64_t key, size_t from, uint64_t factor)
 {
     if (p->count == PIPE_LEN) {
-        int rc = pipe_apply(p, next, cur);
+        int rc = pipe_apply(p, w, next, cur);
         if (rc != SB_OK)
             return rc;
     }
@@ -500,11 +506,11 @@ static int pipe_push(move_pipe *p, gen *next, const gen *cur, uint64_t key,
     return SB_OK;
 }
 
-static int pipe_flush(move_pipe *p, gen *next, const gen *cur)
+static int pipe_flush(move_pipe *p, walker *w, gen *next, const gen *cur)
 {
     int rc = SB_OK;
     while (p->count && rc == SB_OK)
-        rc = pipe_apply(p, next, cur);
+        rc = pipe_apply(p, w, next, cur);
     return rc;
 }
 
@@ -520,6 +526,7 @@ static int take_step(walker *w, size_t s, int *equal, mpq_t path_weight,
     mpq_t first, pw;
     mpz_inits(L, m, q, last_num, last_den, NULL);
     uint64_t m_small = 0;
+    int m_word = 1;
     move_pipe pipe = { 0 };
     mpq_inits(first, pw, NULL);
     mpz_set_ui(L, 1);
@@ -578,17 +585,20 @@ static int take_step(walker *w, size_t s, int *equal, mpq_t path_weight,
                     *equal = mpq_equal(first, pw);
                 }
                 /* What waits was weighed with the L it had. */
-                rc = pipe_flush(&pipe, next, cur);
+                rc = pipe_flush(&pipe, w, next, cur);
                 if (rc == SB_OK)
                     rc = widen(w, next, L, &L_small, *pden);
                 if (rc != SB_OK)
                     break;
                 mpz_divexact(q, L, *pden);
                 mpz_mul(m, q, *pnum);
-                m_small = w->law.big ? 0 : mpz_get_ui(m);
+                /* A factor of a word (the usual one) goes through the
+                   queue whatever the weights are. */
+                m_word = mpz_fits_ulong_p(m);
+                m_small = m_word ? mpz_get_ui(m) : 0;
             }
             const uint64_t key = deck_key(work, w->n);
-            if (w->law.big) {
+            if (!m_word) {
                 /* w x pnum x (L / pden). */
                 size_t at;
                 rc = gen_find(next, 1, key, &at);
@@ -599,7 +609,7 @@ static int take_step(walker *w, size_t s, int *equal, mpq_t path_weight,
                     w->limbs = mpz_size(next->big[at]);
                 add_paths(next, at, cur->paths[i]);
             } else {
-                rc = pipe_push(&pipe, next, cur, key, i, m_small);
+                rc = pipe_push(&pipe, w, next, cur, key, i, m_small);
                 if (rc != SB_OK)
                     break;
             }
@@ -622,7 +632,7 @@ static int take_step(walker *w, size_t s, int *equal, mpq_t path_weight,
         } while (rc == SB_OK && sb_walk_advance(k));
     }
     if (rc == SB_OK)
-        rc = pipe_flush(&pipe, next, cur);
+        rc = pipe_flush(&pipe, w, next, cur);
     if (rc == SB_OK)
         rc = over_budget(w, err, len);
     if (rc == SB_OK) {
