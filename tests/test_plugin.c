@@ -26,6 +26,7 @@
 #include "shufflebias/plugin.h"
 #include "shufflebias/status.h"
 #include "engine/enumerate.h"
+#include "engine/markov.h"
 #include "sources/plugin.h"
 #include "base/rng.h"
 #include "engine/runner.h"
@@ -442,6 +443,60 @@ static void exact_off_by_one_is_the_naive_swap(void **state)
     sb_plugin_close(h);
 }
 
+/* A plug-in's declaration that it is Markov in its deck (SB_PLUGIN_MARKOV):
+   kept, walked by states to the same law as its paths; one whose steps
+   are not its run() refused before the walk. */
+static void markov_plugin(void **state)
+{
+    (void)state;
+    sb_plugin_handle *h;
+    const sb_shuffle_type *t;
+    char err[1024];
+    assert_int_equal(sb_plugin_open(&h, SB_PLUGIN_MARKOV_STEPS, "swap-all",
+                                    &t, err, sizeof err), SB_OK);
+    const sb_markov *m = sb_plugin_markov(h, t);
+    assert_non_null(m);
+    assert_ptr_equal(m->type, t);
+    sb_enum_config cfg = { .alg = t, .plugin = SB_PLUGIN_MARKOV_STEPS,
+                           .args = { .n = 4 },
+                           .max_paths = SB_ENUM_MAX_PATHS_DEFAULT };
+    sb_exact_report by_paths, by_states;
+    assert_int_equal(sb_enumerate(&cfg, &by_paths, err, sizeof err), SB_OK);
+    sb_markov_stats st;
+    cfg.markov = m;
+    cfg.merged = &st;
+    assert_int_equal(sb_enumerate(&cfg, &by_states, err, sizeof err), SB_OK);
+    assert_true(st.moves > 0);
+    assert_int_equal(by_paths.paths, 256);
+    assert_int_equal(by_states.paths, 256);
+    assert_string_equal(by_paths.tv, by_states.tv);
+    assert_int_equal(by_paths.n_outcomes, by_states.n_outcomes);
+    for (size_t i = 0; i < by_paths.n_outcomes; i++)
+        assert_string_equal(by_paths.outcomes[i].fraction,
+                            by_states.outcomes[i].fraction);
+    sb_exact_report_release(&by_paths);
+    sb_exact_report_release(&by_states);
+    sb_plugin_close(h);
+
+    assert_int_equal(sb_plugin_open(&h, SB_PLUGIN_MARKOV_STEPS, "swap-liar",
+                                    &t, err, sizeof err), SB_OK);
+    cfg.alg = t;
+    cfg.markov = sb_plugin_markov(h, t);
+    assert_non_null(cfg.markov);
+    assert_int_equal(sb_enumerate(&cfg, &by_states, err, sizeof err),
+                     SB_EINVAL);
+    assert_non_null(strstr(err, "its steps do not make what its run() "
+                                "makes"));
+    sb_plugin_close(h);
+
+    /* A plug-in without the list: nothing declared. */
+    assert_int_equal(sb_plugin_open(&h, SB_EXAMPLE_PLUGIN,
+                                    "example-off-by-one", &t, err,
+                                    sizeof err), SB_OK);
+    assert_null(sb_plugin_markov(h, t));
+    sb_plugin_close(h);
+}
+
 /* ---- refusals ------------------------------------------------------------- */
 
 /* Open 'path' expecting status 'want'; the reason must contain every
@@ -738,6 +793,7 @@ int main(void)
         cmocka_unit_test(wrong_size),
         cmocka_unit_test(bad_type),
         cmocka_unit_test(builtin_name),
+        cmocka_unit_test(markov_plugin),
         cmocka_unit_test(builtins_pass_the_check),
         cmocka_unit_test(each_bad_field_is_named),
     };

@@ -65,6 +65,7 @@
 
 #include <stdint.h>
 
+#include "markov.h"
 #include "shuffle.h"
 #include "status.h"
 
@@ -96,6 +97,21 @@ typedef struct sb_plugin {
     const sb_plugin shufflebias_plugin = {                                \
         SB_PLUGIN_ABI, (uint32_t)sizeof(sb_shuffle_type),                 \
         sb_plugin_shuffles_ };
+
+/* Optional: the plug-in's shuffles that are Markov in their deck
+   (shufflebias/markov.h), which exact mode may then walk by their states.
+   A second exported object, looked up by name: a plug-in without it is
+   walked path by path, and the layout of SB_PLUGIN's object is not
+   changed (a plug-in built before loads as it did).  Each entry must
+   name one of the types SB_PLUGIN lists; the program checks, before it
+   walks, that the steps make what run() makes from the same draws. */
+#define SB_PLUGIN_MARKOV_SYMBOL "shufflebias_plugin_markov"
+
+#define SB_PLUGIN_MARKOV(...)                                             \
+    __attribute__((visibility("default"))) extern const sb_markov        \
+        *const shufflebias_plugin_markov[];                               \
+    const sb_markov *const shufflebias_plugin_markov[] = { __VA_ARGS__,   \
+                                                           NULL };
 
 #ifdef __cplusplus
 }

@@ -277,16 +277,18 @@ static int write_grids(const char *dir, const sb_exact_report *reps,
     return code;
 }
 
-/* The walk --walk asks for: cfg->markov set for a walk over states, what
-   it does to go to 'stats'.  0, or -1 after an error (--walk states for a
+/* The walk --walk asks for: cfg->markov set for a walk over states (a
+   built-in's declaration, or the plug-in's of 'h' when it is not NULL),
+   what it does to go to 'stats'.  0, or -1 after an error (--walk states for a
    shuffle whose states cannot be walked). */
-static int choose_walk(const exact_options *o, sb_enum_config *cfg,
-                       sb_markov_stats *stats)
+static int choose_walk(const exact_options *o, const sb_plugin_handle *h,
+                       sb_enum_config *cfg, sb_markov_stats *stats)
 {
     cfg->merged = stats;
     if (o->walk == WALK_PATHS)
         return 0;
-    const sb_markov *m = o->plugin ? NULL : sb_markov_builtin(cfg->alg);
+    const sb_markov *m = h ? sb_plugin_markov(h, cfg->alg)
+                           : sb_markov_builtin(cfg->alg);
     sb_shape shape;
     sb_shuffle_shape(cfg->alg, &cfg->args, &shape);
     const char *why = sb_markov_refusal(m, &shape);
@@ -365,7 +367,7 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
             || sb_shuffle_exact_refusal(t, &cfg.args))
             continue;
         /* With --all, --walk states walks by states where it can. */
-        choose_walk(o, &cfg, &how[m]);
+        choose_walk(o, NULL, &cfg, &how[m]);
         char *chose = chosen[m];
         why_params(t, &cfg.args, chose, CHOSEN_LEN);
         int rc = sb_enumerate(&cfg, &reps[m], err, sizeof err);
@@ -376,7 +378,7 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
             snprintf(chose, CHOSEN_LEN, "%s, which it suggests for exact "
                      "mode, because at %s: %.400s", t->exact_hint, params,
                      err);
-            choose_walk(o, &cfg, &how[m]);
+            choose_walk(o, NULL, &cfg, &how[m]);
             rc = sb_enumerate(&cfg, &reps[m], err, sizeof err);
         }
         if (rc == SB_ERANGE) {
@@ -469,7 +471,7 @@ static int exact_all(const sb_cli *cli, const exact_options *o)
 
 /* One shuffle, built in or from a plug-in. */
 static int exact_one(const sb_cli *cli, const exact_options *o,
-                     const sb_shuffle_type *t)
+                     const sb_shuffle_type *t, const sb_plugin_handle *h)
 {
     sb_enum_config cfg = {
         .option_advice = 1,
@@ -487,7 +489,7 @@ static int exact_one(const sb_cli *cli, const exact_options *o,
     if (sb_cli_set_params(t, o->params.list, o->params.count, &cfg.args) != 0)
         return SB_EXIT_USAGE;
     sb_markov_stats walked;
-    if (choose_walk(o, &cfg, &walked) != 0)
+    if (choose_walk(o, h, &cfg, &walked) != 0)
         return SB_EXIT_USAGE;
     sb_cli_progress progress;
     sb_cli_progress_init(&progress, o->quiet, t->name);
@@ -593,7 +595,7 @@ int sb_cmd_exact(const sb_cli *cli, int argc, char **argv)
     if (o.all)
         code = exact_all(cli, &o);
     else if (t)
-        code = exact_one(cli, &o, t);
+        code = exact_one(cli, &o, t, plugin);
     if (plugin)
         sb_plugin_close(plugin);
     return code;

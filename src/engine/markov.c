@@ -28,6 +28,7 @@
 #include "engine/budget.h"
 #include "engine/paths.h"
 #include "engine/runner.h"
+#include "sources/sample_check.h"
 #include "shufflebias/status.h"
 #include "stats/exact.h"
 
@@ -654,6 +655,63 @@ static int take_step(walker *w, size_t s, int *equal, mpq_t path_weight,
     return rc;
 }
 
+/* Seeds on which the walk checks its declaration before it starts. */
+#define PROMISE_SEEDS 16
+
+/* The promise of markov.h, tried on PROMISE_SEEDS seeds of the built-in
+   generator: from the same draws, run() and the steps make the same deck
+   (the first sample_len cards of it), and leave the source at the same
+   place.  SB_OK, or SB_EINVAL with what differed. */
+static int check_promise(walker *w, char *err, size_t len)
+{
+    const sb_shuffle_type *t = w->cfg->alg;
+    const sb_shuffle_args *a = &w->cfg->args;
+    sb_shape shape;
+    sb_shuffle_shape(t, a, &shape);
+    sb_card ran[SB_MARKOV_N_MAX + SB_SAMPLE_GUARD], deck[SB_MARKOV_N_MAX];
+    int rc = SB_OK;
+    for (uint64_t seed = 1; seed <= PROMISE_SEEDS && rc == SB_OK; seed++) {
+        sb_rng *r1 = NULL, *r2 = NULL;
+        sb_src s1, s2;
+        rc = sb_rng_open(&r1, SB_RNG_DEFAULT, seed);
+        if (rc == SB_OK)
+            rc = sb_rng_open(&r2, SB_RNG_DEFAULT, seed);
+        if (rc == SB_OK)
+            rc = sb_rng_chunk(r1, 0, &s1);
+        if (rc == SB_OK)
+            rc = sb_rng_chunk(r2, 0, &s2);
+        if (rc != SB_OK) {
+            snprintf(err, len, "cannot open the generator: %s",
+                     sb_status_str(rc));
+        } else {
+            if (t->reset)
+                t->reset(w->state, a);
+            int ok = t->run(w->state, a, &s1, ran) == SB_OK;
+            for (size_t i = 0; i < w->n; i++)
+                deck[i] = (sb_card)i;
+            const size_t steps = w->m->steps(a);
+            for (size_t s = 0; ok && s < steps; s++) {
+                if (t->reset)
+                    t->reset(w->state, a);
+                ok = w->m->step(w->state, a, s, &s2, deck) == SB_OK;
+            }
+            ok = ok && memcmp(ran, deck, shape.len * sizeof *deck) == 0
+                 && sb_bits(&s1, 32) == sb_bits(&s2, 32);
+            if (!ok) {
+                snprintf(err, len, "'%s' says it is Markov in its deck, but "
+                         "its steps do not make what its run() makes from "
+                         "the same draws (seed %llu of the built-in "
+                         "generator): it cannot be walked by its states",
+                         t->name, (unsigned long long)seed);
+                rc = SB_EINVAL;
+            }
+        }
+        sb_rng_close(r1);
+        sb_rng_close(r2);
+    }
+    return rc;
+}
+
 /* Before the walk: the decks it may hold, at most min(n!, paths) in each
    of two generations, and the final table, within the budget. */
 static int memory_up_front(walker *w, const sb_shape *shape, char *err,
@@ -780,6 +838,8 @@ int sb_markov_walk(const sb_enum_config *cfg, const sb_markov *m,
     if (rc == SB_OK && t->init
         && (rc = t->init(&w->state, &cfg->args)) != SB_OK)
         snprintf(err, len, "cannot prepare the walk: %s", sb_status_str(rc));
+    if (rc == SB_OK)
+        rc = check_promise(w, err, len);
     if (rc == SB_OK) {
         /* The identity deck, with probability 1. */
         sb_card id[SB_MARKOV_N_MAX];

@@ -41,6 +41,8 @@ struct sb_plugin_handle {
     void *dl;                               /* from dlopen */
     const sb_shuffle_type *const *types;    /* the plug-in's list */
     size_t count;                           /* entries before its NULL */
+    const sb_markov *const *markov;         /* SB_PLUGIN_MARKOV's, or NULL */
+    size_t n_markov;
 };
 
 /* Lowercase letters, digits and single '-' between them. */
@@ -200,6 +202,51 @@ static void list_names(const sb_plugin_handle *h, char *buf, size_t len)
     }
 }
 
+/* SB_PLUGIN_MARKOV's list, when there is one: each entry complete and
+   for one of the plug-in's types, no type twice. */
+static int check_markov(sb_plugin_handle *h, char *why, size_t len)
+{
+    h->markov = dlsym(h->dl, SB_PLUGIN_MARKOV_SYMBOL);
+    h->n_markov = 0;
+    if (!h->markov)
+        return SB_OK;
+    for (; h->n_markov < MAX_SHUFFLES && h->markov[h->n_markov];
+         h->n_markov++) {
+        const sb_markov *m = h->markov[h->n_markov];
+        size_t i = 0;
+        while (i < h->count && h->types[i] != m->type)
+            i++;
+        if (i == h->count || !m->steps || !m->step) {
+            snprintf(why, len, "entry %zu of its SB_PLUGIN_MARKOV list %s",
+                     h->n_markov + 1, i == h->count
+                     ? "is for no shuffle SB_PLUGIN lists"
+                     : "lacks its steps or step function");
+            return SB_EINVAL;
+        }
+        for (size_t k = 0; k < h->n_markov; k++)
+            if (h->markov[k]->type == m->type) {
+                snprintf(why, len, "its SB_PLUGIN_MARKOV list names '%s' "
+                         "twice", m->type->name);
+                return SB_EINVAL;
+            }
+    }
+    if (h->n_markov == MAX_SHUFFLES) {
+        snprintf(why, len, "its SB_PLUGIN_MARKOV list has %u entries or "
+                 "more (is it NULL-ended?)", MAX_SHUFFLES);
+        return SB_EINVAL;
+    }
+    return SB_OK;
+}
+
+const sb_markov *sb_plugin_markov(const sb_plugin_handle *h,
+                                  const sb_shuffle_type *t)
+{
+    for (size_t i = 0; h && i < h->n_markov; i++)
+        if (h->markov[i]->type == t)
+            return h->markov[i];
+    return NULL;
+}
+
 /* Everything after dlopen: the symbol, the version, the types, the names.
    SB_OK, or a status and the reason (without the plug-in's path). */
 static int check_plugin(sb_plugin_handle *h, char *why, size_t len)
@@ -261,7 +308,7 @@ static int check_plugin(sb_plugin_handle *h, char *why, size_t len)
                 return SB_EINVAL;
             }
     }
-    return SB_OK;
+    return check_markov(h, why, len);
 }
 
 /* The shuffle 'name', or the only one. */

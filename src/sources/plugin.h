@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "shufflebias/markov.h"
 #include "shufflebias/shuffle.h"
 
 typedef struct sb_plugin_handle sb_plugin_handle;
@@ -51,6 +52,11 @@ int sb_plugin_open(sb_plugin_handle **h, const char *path, const char *name,
    count, and the i-th (i < count). */
 size_t sb_plugin_count(const sb_plugin_handle *h);
 const sb_shuffle_type *sb_plugin_type(const sb_plugin_handle *h, size_t i);
+
+/* The plug-in's declaration that 't' (one of its types) is Markov in its
+   deck (SB_PLUGIN_MARKOV), or NULL. */
+const sb_markov *sb_plugin_markov(const sb_plugin_handle *h,
+                                  const sb_shuffle_type *t);
 
 /* Unload the plug-in; every type it handed out is invalid afterwards.
    NULL is allowed. */

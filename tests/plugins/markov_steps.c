@@ -1,0 +1,68 @@
+/*
+ * markov_steps.c - plug-ins that say they are Markov in their deck
+ * (SB_PLUGIN_MARKOV): 'swap-all', the naive swap, whose steps keep the
+ * promise, and 'swap-liar', whose steps swap with the mirror of the card
+ * its run() swaps with: exact mode must refuse to walk it by its states.
+ */
+#include <shufflebias/plugin.h>
+
+static size_t steps(const sb_shuffle_args *a)
+{
+    return a->n;
+}
+
+static void swap(sb_card *d, size_t i, size_t j)
+{
+    const sb_card t = d[i];
+    d[i] = d[j];
+    d[j] = t;
+}
+
+static int step(void *state, const sb_shuffle_args *a, size_t i,
+                sb_src *src, sb_card *deck)
+{
+    (void)state;
+    swap(deck, i, (size_t)sb_below(src, a->n));
+    return SB_OK;
+}
+
+static int lying_step(void *state, const sb_shuffle_args *a, size_t i,
+                      sb_src *src, sb_card *deck)
+{
+    (void)state;
+    swap(deck, i, a->n - 1 - (size_t)sb_below(src, a->n));
+    return SB_OK;
+}
+
+static int run(void *state, const sb_shuffle_args *a, sb_src *src,
+               sb_card *out)
+{
+    for (size_t i = 0; i < a->n; i++)
+        out[i] = (sb_card)i;
+    for (size_t i = 0; i < a->n; i++)
+        step(state, a, i, src, out);
+    return SB_OK;
+}
+
+static const sb_shuffle_type swap_all = {
+    .name = "swap-all", .summary = "naive swap, Markov in its deck",
+    .source = "test", .bias = "n^n paths", .kind = SB_KIND_PERMUTATION,
+    .n_min = 1, .n_max = 64, .run = run,
+};
+
+static const sb_shuffle_type swap_liar = {
+    .name = "swap-liar", .summary = "naive swap whose steps are not its run",
+    .source = "test", .bias = "n^n paths", .kind = SB_KIND_PERMUTATION,
+    .n_min = 1, .n_max = 64, .run = run,
+};
+
+static const sb_markov swap_all_steps = {
+    .type = &swap_all, .steps = steps, .step = step,
+};
+
+static const sb_markov swap_liar_steps = {
+    .type = &swap_liar, .steps = steps, .step = lying_step,
+};
+
+SB_PLUGIN(&swap_all, &swap_liar)
+SB_PLUGIN_MARKOV(&swap_all_steps, &swap_liar_steps)
