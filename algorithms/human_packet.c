@@ -69,6 +69,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "shufflebias/markov.h"
 #include "shufflebias/shuffle.h"
 #include "shufflebias/status.h"
 #include "algorithms/riffle_core.h"
@@ -246,4 +247,18 @@ const sb_shuffle_type sb_shuffle_human_packet = {
     .free = sb_riffle_free,
     .exact_hint = "passes=2",
     .run = run,
+};
+
+/* Markov in its deck: one pass per step. */
+static int step(void *state, const sb_shuffle_args *a, size_t s, sb_src *src,
+                sb_card *deck)
+{
+    (void)s;
+    return sb_riffle_step(state, a, src, deck, pass);
+}
+
+const sb_markov sb_markov_human_packet = {
+    .type = &sb_shuffle_human_packet,
+    .steps = sb_riffle_passes_steps,
+    .step = step,
 };

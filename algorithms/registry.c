@@ -38,6 +38,7 @@ const sb_markov *const sb_markov_types[] = {
     &sb_markov_naive_swap,
     &sb_markov_riffle,
     &sb_markov_inverse_riffle,
+    &sb_markov_human_packet,
     &sb_markov_overhand,
     NULL
 };

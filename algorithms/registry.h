@@ -44,6 +44,7 @@ extern const sb_shuffle_type *const sb_shuffle_types[];
 extern const sb_markov sb_markov_naive_swap;
 extern const sb_markov sb_markov_riffle;
 extern const sb_markov sb_markov_inverse_riffle;
+extern const sb_markov sb_markov_human_packet;
 extern const sb_markov sb_markov_overhand;
 
 /* NULL-terminated. */
