@@ -222,6 +222,9 @@ const sb_command sb_command_bench = {
     "                            and 2 threads\n"
     "  exact naive-swap          exact mode at 8 cards: ns per path (8^8\n"
     "                            paths), against GSL at 8 cards\n"
+    "  exact naive-swap by states  the same table by the walk over the\n"
+    "                            decks after each step: ns per path it\n"
+    "                            stands for\n"
     "\n"
     "With no ALG named, also fisher-yates-mod at 52 cards, bare and with\n"
     "the battery on 2 threads (the rate its verdict is reached at); then\n"
@@ -839,10 +842,10 @@ int sb_cmd_bench(const sb_cli *cli, int argc, char **argv)
         free(algs);
         return SB_EXIT_USAGE;
     }
-    /* At most: 4 GSL rows, the exact row, per algorithm 2 rows at each of
-       3 sizes, the checked row and the battery's, and the 2 rows of
-       fisher-yates-mod in the default set. */
-    const size_t cap = 5 + n_algs * (2 * 3 + 1 + BATTERY_THREADS) + 2;
+    /* At most: 4 GSL rows, the 2 exact rows (every path, and by states),
+       per algorithm 2 rows at each of 3 sizes, the checked row and the
+       battery's, and the 2 rows of fisher-yates-mod in the default set. */
+    const size_t cap = 6 + n_algs * (2 * 3 + 1 + BATTERY_THREADS) + 2;
     bench b = { .rounds = o.rounds, .quick = o.quick, .stop = cli->stop,
                 .default_set = o.n_algs == 0,
                 .progress = !o.quiet && isatty(STDERR_FILENO) };
