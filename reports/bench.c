@@ -74,8 +74,10 @@ static json_t *row_json(const sb_bench_report *b, const sb_bench_row *r)
     json_object_set_new(o, "n", json_integer((json_int_t)r->n));
     json_object_set_new(o, "threads", json_integer(r->threads));
     json_object_set_new(o, "rounds", json_integer(b->rounds));
-    json_object_set_new(o, "unit", json_string(strcmp(r->kind, "exact") == 0
-                                               ? "path" : "deck"));
+    /* Both exact rows (every path, and by states) are timed per path. */
+    const int per_path = strcmp(r->kind, "exact") == 0
+                         || strcmp(r->kind, "states") == 0;
+    json_object_set_new(o, "unit", json_string(per_path ? "path" : "deck"));
     json_object_set_new(o, "per_measurement",
                         json_integer((json_int_t)r->count));
     json_object_set_new(o, "median_ns", json_real(r->median));

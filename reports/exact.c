@@ -191,7 +191,9 @@ int sb_render_exact_text_with(FILE *f, const sb_exact_report *rep,
         return summary_text(f, rep, timing, expect);
     const char *noun = outcome_noun(rep);
     heading(f, rep);
-    fprintf(f, "%" PRIu64 " paths walked", rep->paths);
+    char count[48];
+    sb_render_count(count, sizeof count, rep->paths);
+    fprintf(f, "%s paths walked", count);
     if (rep->equal_weights)
         fprintf(f, ", each with probability %s", rep->path_weight);
     if (rep->cut_paths)
@@ -311,9 +313,8 @@ static json_t *outcome_json(const sb_exact_report *rep,
         json_array_append_new(cards, json_integer(o->sample[j]));
     json_object_set_new(item, field, cards);
     if (rep->equal_weights)
-        json_object_set_new(item, "count",
-                            json_integer((json_int_t)o->paths));
-    json_object_set_new(item, "paths", json_integer((json_int_t)o->paths));
+        json_object_set_new(item, "count", sb_count_json(o->paths));
+    json_object_set_new(item, "paths", sb_count_json(o->paths));
     json_object_set_new(item, "probability", json_real(o->probability));
     json_object_set_new(item, "exact", json_string(o->fraction));
     json_object_set_new(item, "ratio", json_real(o->ratio));
@@ -379,7 +380,7 @@ static json_t *exact_json(const sb_exact_report *rep, int shell,
     json_object_set_new(root, "params", sb_params_json(rep->params));
     json_object_set_new(root, "kind", json_string(sb_kind_str(rep->kind)));
     json_object_set_new(root, "n", json_integer((json_int_t)rep->n));
-    json_object_set_new(root, "paths", json_integer((json_int_t)rep->paths));
+    json_object_set_new(root, "paths", sb_count_json(rep->paths));
     json_object_set_new(root, "cut_paths",
                         json_integer((json_int_t)rep->cut_paths));
     json_object_set_new(root, "possible", count_json(rep->possible));
@@ -610,7 +611,9 @@ static void markdown_section(FILE *f, const sb_exact_report *rep,
                 sb_exact_fraction_shown(rep->unexplored));
         return;
     }
-    fprintf(f, "%" PRIu64 " paths", rep->paths);
+    char count[48];
+    sb_render_count(count, sizeof count, rep->paths);
+    fprintf(f, "%s paths", count);
     if (rep->equal_weights)
         fprintf(f, ", each with probability %s", rep->path_weight);
     fprintf(f, "; %s %s possible, each %s under a uniform shuffle.\n\n",

@@ -151,12 +151,14 @@ static void facts(FILE *f, const sb_exact_report *reps, size_t m,
     uint64_t paths = 0, cut = 0;
     double seconds = 0;
     for (size_t i = 0; i < m; i++) {
-        paths += reps[i].paths;
+        paths = reps[i].paths > UINT64_MAX - paths ? UINT64_MAX
+                                                   : paths + reps[i].paths;
         cut += reps[i].cut_paths;
         seconds += reps[i].seconds;
     }
-    fprintf(f, "<dt>paths walked</dt><dd>%" PRIu64 "%s", paths,
-            m > 1 ? " in all" : "");
+    char count[48];
+    sb_render_count(count, sizeof count, paths);
+    fprintf(f, "<dt>paths walked</dt><dd>%s%s", count, m > 1 ? " in all" : "");
     if (m == 1 && reps[0].equal_weights && reps[0].path_weight)
         fprintf(f, ", each with probability %s", reps[0].path_weight);
     if (cut)
@@ -605,7 +607,9 @@ static void numbers(FILE *f, const sb_exact_report *rep)
 {
     const char *noun = noun_of(rep);
     fputs("<table class=\"numbers\">\n", f);
-    fprintf(f, "<tr><th>paths</th><td>%" PRIu64, rep->paths);
+    char count[48];
+    sb_render_count(count, sizeof count, rep->paths);
+    fprintf(f, "<tr><th>paths</th><td>%s", count);
     if (rep->equal_weights && rep->path_weight)
         fprintf(f, ", each with probability %s", rep->path_weight);
     if (rep->cut_paths)

@@ -83,7 +83,7 @@ typedef struct sb_mixing_report {
     sb_mixing_row *rows;      /* by increasing passes (owned) */
     size_t n_rows;
     /* The answer: the most passes the battery failed at 'samples' decks
-       (0: none), and the fewest passes above it it did not fail (0:
+       (0: none), and the fewest passes above it it passed (0:
        none measured). */
     unsigned long caught, missed;
     int partial;              /* interrupted: the rows done */

@@ -202,6 +202,13 @@ int sb_render_exact_run_csv(FILE *f, const sb_exact_report *rep,
 /* A p-value as people read it: "0.4172", "3.1e-09", "< 1e-300". */
 void sb_render_pvalue(char *buf, size_t len, double p, int underflow);
 
+/* A count of paths for people: the number, or "18446744073709551615 or
+   more" for a count that saturated (a walk over states stands for more
+   paths than 64 bits hold).  And for JSON: an integer up to 2^63 - 1 (the
+   largest a JSON integer here holds), a real beyond. */
+void sb_render_count(char *buf, size_t len, uint64_t count);
+json_t *sb_count_json(uint64_t count);
+
 /* The figures of 'shufflebias bench': the command measures them, these
    render them (reports/bench.c). */
 typedef struct sb_bench_row {

@@ -18,6 +18,18 @@
 
 #include "shufflebias/status.h"
 
+void sb_render_count(char *buf, size_t len, uint64_t count)
+{
+    snprintf(buf, len, "%" PRIu64 "%s", count,
+             count == UINT64_MAX ? " or more" : "");
+}
+
+json_t *sb_count_json(uint64_t count)
+{
+    return count > (uint64_t)INT64_MAX ? json_real((double)count)
+                                       : json_integer((json_int_t)count);
+}
+
 void sb_render_pvalue(char *buf, size_t len, double p, int underflow)
 {
     if (underflow)

@@ -90,6 +90,11 @@ class Bench(unittest.TestCase):
         exact = find(rows, "exact", EXACT_N_QUICK, "naive-swap")
         self.assertEqual(exact["unit"], "path")
         self.assertEqual(exact["per_measurement"], EXACT_N_QUICK ** EXACT_N_QUICK)
+        # The same law by the walk over states, per path it stands for.
+        states = find(rows, "states", EXACT_N_QUICK, "naive-swap")
+        self.assertEqual(states["unit"], "path")
+        self.assertEqual(states["per_measurement"],
+                         EXACT_N_QUICK ** EXACT_N_QUICK)
         # The battery on one thread and on two, the same decks and
         # statistics, and the figures the targets read derived from them.
         one = find(rows, "battery", 52, "fisher-yates", threads=1)

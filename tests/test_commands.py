@@ -36,7 +36,7 @@ class Help(unittest.TestCase):
     def test_help_of_every_command(self):
         cmds = commands()
         self.assertEqual(sorted(cmds), ["audit", "bench", "exact", "gate",
-                                        "list", "merge", "test"])
+                                        "list", "merge", "mixing", "test"])
         for c in cmds:
             with self.subTest(command=c):
                 code, usage, err = run([c, "--help"])

@@ -57,6 +57,12 @@ class Completion(unittest.TestCase):
         self.assertEqual(complete(["shufflebias", "bench", "--ro"]),
                          ["--rounds"])
         self.assertEqual(complete(["shufflebias", "test", "--ro"]), [])
+        # mixing's own: the passes, what to leave out.
+        self.assertEqual(complete(["shufflebias", "mixing", "--pa"]),
+                         ["--param", "--passes"])
+        self.assertEqual(complete(["shufflebias", "mixing", "riffle",
+                                   "--no-"]),
+                         ["--no-bridge", "--no-exact", "--no-timing"])
 
     def test_algorithms(self):
         want = sorted(n for n in names("algorithms")
@@ -65,6 +71,8 @@ class Completion(unittest.TestCase):
         self.assertEqual(complete(["shufflebias", "test", "fisher-"]), want)
         self.assertEqual(complete(["shufflebias", "exact", "--n", "3",
                                    "naive-s"]), ["naive-swap"])
+        self.assertEqual(complete(["shufflebias", "mixing", "--n", "52",
+                                   "overh"]), ["overhand"])
 
     def test_statistics_after_tests(self):
         self.assertEqual(complete(["shufflebias", "test", "fisher-yates",

@@ -306,11 +306,12 @@ static void print_walk(const exact_options *o, const sb_markov_stats *st)
 {
     if (o->quiet || st->moves == 0 || (o->json && strcmp(o->json, "-") == 0))
         return;
-    printf("walked by its states (Markov in its deck): %llu paths of draws "
+    char paths[48];
+    sb_render_count(paths, sizeof paths, st->paths);
+    printf("walked by its states (Markov in its deck): %s paths of draws "
            "merged into %llu decks (at most %llu after one step), %llu "
-           "moves\n", (unsigned long long)st->paths,
-           (unsigned long long)st->states, (unsigned long long)st->peak,
-           (unsigned long long)st->moves);
+           "moves\n", paths, (unsigned long long)st->states,
+           (unsigned long long)st->peak, (unsigned long long)st->moves);
 }
 
 #define CHOSEN_LEN 1024

@@ -51,12 +51,18 @@
 #include "stats/registry.h"
 
 /* Exact distances by the walk over states up to this many cards (8! =
-   40,320 decks: a riffle's 20 passes take a few seconds). */
+   40,320 decks: a riffle's 20 passes take under a minute). */
 #define EXACT_N_MAX 8
 /* The most pass counts one run lists. */
 #define ROWS_MAX 512
 /* The default list: every count up to this, then a quarter more each. */
 #define DENSE_PASSES 10
+/* With no deck measured the default list cannot end on the battery's
+   verdicts: it ends at the first pass count whose exact total-variation
+   distance is below EXACT_TV_FLOOR, and goes no further than
+   EXACT_PASSES_MAX. */
+#define EXACT_TV_FLOOR 1e-4
+#define EXACT_PASSES_MAX 100u
 
 typedef struct mixing_options {
     const char *alg, *json, *markdown, *html, *passes;
@@ -97,7 +103,9 @@ static const sb_option options[] = {
         "then a quarter more each time until the battery has passed "
         "twice in a row or --max-passes)"),
     ROW("max-passes", "K", max_passes, sb_opt_count,
-        "where the default list stops at the latest (default 10000)"),
+        "where the default list stops at the latest (default 10000; 100 "
+        "with --samples 0, where it stops once the exact distance is "
+        "below 1e-4)"),
     ROW("samples", "N", samples, set_samples,
         "decks measured per pass count (default 1e5; 0: exact columns "
         "only)"),
@@ -133,8 +141,7 @@ static const sb_option options[] = {
 const sb_command sb_command_mixing = {
     .name = "mixing",
     .run = sb_cmd_mixing,
-    .summary = "how many passes are enough: distance and decks needed per "
-               "pass count",
+    .summary = "how many passes are enough: distance, decks needed",
     .synopsis =
     "usage: shufflebias mixing ALG [options]\n"
     "\n"
@@ -327,6 +334,8 @@ typedef struct mixing {
     const sb_shuffle_type *t;
     sb_shuffle_args args;      /* passes set per row */
     size_t passes_at;          /* the index of 'passes' in t->params */
+    int trim;                  /* the default list with no deck measured:
+                                  it ends below EXACT_TV_FLOOR */
     sb_mixing_report rep;
 } mixing;
 
@@ -489,6 +498,8 @@ static int exact_gsr(mixing *mx)
                                   mx->cli->stop);
         if (rc == SB_OK)
             rc = set_exact(row, tv, sep);
+        if (rc == SB_OK && mx->trim && row->tv < EXACT_TV_FLOOR)
+            mx->rep.n_rows = i + 1;
     }
     mpq_clears(tv, sep, NULL);
     sb_gsr_law_free(law);
@@ -532,6 +543,10 @@ static int after_step(void *ctx, size_t steps, const sb_markov_law *law)
         row->solitaire = mpq_get_d(win);
         if (!row->solitaire_exact)
             rc = SB_ENOMEM;
+    }
+    if (rc == SB_OK && mx->trim && row->tv < EXACT_TV_FLOOR) {
+        mx->rep.n_rows = w->next;
+        rc = SB_MARKOV_ENOUGH;
     }
     mpq_clears(tv, sep, p, win, NULL);
     return rc;
@@ -704,8 +719,12 @@ static int run_mixing(mixing *mx, const unsigned long *list, size_t count)
     /* The rows to fill: the list given, or the default one as far as it
        may go (the measured runs end it sooner). */
     unsigned long k = 1;
+    mx->trim = !list && o->samples == 0;
+    const unsigned long most = o->samples == 0 && o->max_passes
+                                                  > EXACT_PASSES_MAX
+                             ? EXACT_PASSES_MAX : o->max_passes;
     for (size_t i = 0; i < ROWS_MAX; i++) {
-        if (list ? i == count : k > o->max_passes)
+        if (list ? i == count : k > most)
             break;
         rep->rows[rep->n_rows++].passes = list ? list[i] : k;
         k = next_passes(k);

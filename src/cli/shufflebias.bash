@@ -125,7 +125,7 @@ _shufflebias()
         return 0
     fi
     case $cmd in
-    test|exact|bench)
+    test|exact|bench|mixing)
         _shufflebias_offer "$(_shufflebias_names "$prog" algorithms)" "$cur"
         ;;
     merge|gate)

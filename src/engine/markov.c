@@ -860,6 +860,10 @@ int sb_markov_walk(const sb_enum_config *cfg, const sb_markov *m,
         rc = take_step(w, s, &equal, path_weight, err, len);
         if (rc == SB_OK && obs)
             rc = obs(ctx, s + 1, &w->law);
+        if (rc == SB_MARKOV_ENOUGH && !rep) {
+            rc = SB_OK;
+            break;
+        }
     }
     if (rep) {
         memset(rep, 0, sizeof *rep);

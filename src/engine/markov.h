@@ -43,7 +43,10 @@ void sb_markov_law_prob(const sb_markov_law *law, size_t i, mpq_t p);
 void sb_markov_law_distances(const sb_markov_law *law, mpq_t tv, mpq_t sep);
 
 /* Called after every step with the law so far ('steps' steps made);
-   returns 0 to go on, a status to stop the walk with it. */
+   returns SB_OK to go on, SB_MARKOV_ENOUGH to end the walk there (with
+   SB_OK, and no report: a walk read only by its observer), or a status
+   to stop the walk with it. */
+#define SB_MARKOV_ENOUGH 1
 typedef int (*sb_markov_observer)(void *ctx, size_t steps,
                                   const sb_markov_law *law);
 
