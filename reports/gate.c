@@ -329,32 +329,12 @@ int sb_render_gate_junit(FILE *f, const json_t *gate)
     return ferror(f) ? SB_EIO : SB_OK;
 }
 
-/* 's' for a Markdown table cell, as text: '|' and the characters that
-   start markup ('\\', '`', '*', '_', '[', ']') escaped with a backslash,
-   '<' and '&' as HTML entities (a step summary renders HTML), newlines
-   as spaces. */
-static void md(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (strchr("|\\`*_[]", *s))
-            fprintf(f, "\\%c", *s);
-        else if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '&')
-            fputs("&amp;", f);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', f);
-        else
-            fputc(*s, f);
-    }
-}
-
 int sb_render_gate_markdown(FILE *f, const json_t *gate)
 {
     char sum[256];
     summary(gate, sum, sizeof sum);
     fputs("## shufflebias gate: ", f);
-    md(f, str(gate, "suite"));
+    sb_render_md_cell(f, str(gate, "suite"));
     fprintf(f, "\n\n%s %s\n\n", passed(gate) ? "**PASSED**:" : "**FAILED**:",
             sum);
     const json_t *cases = json_object_get(gate, "cases"), *c;
@@ -366,13 +346,13 @@ int sb_render_gate_markdown(FILE *f, const json_t *gate)
         json_array_foreach(cases, i, c)
             if (changed(c)) {
                 fputs("- **", f);
-                md(f, str(c, "change"));
+                sb_render_md_cell(f, str(c, "change"));
                 fputs("**: ", f);
-                md(f, str(c, "name"));
+                sb_render_md_cell(f, str(c, "name"));
                 const char *drift = str(c, "drift");
                 if (*drift) {
                     fputs(" (", f);
-                    md(f, drift);
+                    sb_render_md_cell(f, drift);
                     fputs(")", f);
                 }
                 fputc('\n', f);
@@ -381,7 +361,7 @@ int sb_render_gate_markdown(FILE *f, const json_t *gate)
         const json_t *gone;
         json_array_foreach(json_object_get(base, "removed"), i, gone) {
             fputs("- **removed**: ", f);
-            md(f, json_string_value(gone));
+            sb_render_md_cell(f, json_string_value(gone));
             fputc('\n', f);
             any = 1;
         }
@@ -396,15 +376,15 @@ int sb_render_gate_markdown(FILE *f, const json_t *gate)
         decided(c, dec, sizeof dec);
         seconds(c, t, sizeof t);
         fputs("| ", f);
-        md(f, str(c, "name"));
+        sb_render_md_cell(f, str(c, "name"));
         fputs(" | ", f);
-        md(f, str(c, "expect"));
+        sb_render_md_cell(f, str(c, "expect"));
         fputs(bold ? " | **" : " | ", f);
-        md(f, outcome);
+        sb_render_md_cell(f, outcome);
         fputs(bold ? "** | " : " | ", f);
-        md(f, dec);
+        sb_render_md_cell(f, dec);
         fputs(" | ", f);
-        md(f, diagnosis(c));
+        sb_render_md_cell(f, diagnosis(c));
         fprintf(f, " | %s |\n", t);
     }
     return ferror(f) ? SB_EIO : SB_OK;

@@ -615,24 +615,6 @@ json_t *sb_mixing_json(const sb_mixing_report *rep, const sb_render_opts *o_)
 
 /* ---- Markdown ------------------------------------------------------------ */
 
-/* 's' as the text of a Markdown table cell: the characters that start
-   markup, and '|', behind a backslash; '<' and '&' as entities. */
-static void md_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (strchr("|\\`*_[]#", *s))
-            fprintf(f, "\\%c", *s);
-        else if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '&')
-            fputs("&amp;", f);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', f);
-        else
-            fputc(*s, f);
-    }
-}
-
 int sb_render_mixing_markdown(FILE *f, const sb_mixing_report *rep,
                               const sb_render_opts *o_)
 {
@@ -641,10 +623,10 @@ int sb_render_mixing_markdown(FILE *f, const sb_mixing_report *rep,
     (void)o_;     /* no timing in Markdown, whatever the options */
     char line[1024];
     fputs("## shufflebias mixing: ", f);
-    md_text(f, rep->algorithm ? rep->algorithm : "?");
+    sb_render_md_cell(f, rep->algorithm ? rep->algorithm : "?");
     fputs("\n\n", f);
     run_line(rep, line, sizeof line);
-    md_text(f, line);
+    sb_render_md_cell(f, line);
     fprintf(f, "; stream version %d", rep->stream_version);
     int shown[N_COLS];
     columns(rep, shown);
@@ -661,7 +643,8 @@ int sb_render_mixing_markdown(FILE *f, const sb_mixing_report *rep,
     for (int c = 0; c < N_COLS; c++)
         if (shown[c]) {
             fputc(' ', f);
-            md_text(f, c == COL_VERDICT ? verdict_head : col_names[c]);
+            sb_render_md_cell(f, c == COL_VERDICT ? verdict_head
+                                                  : col_names[c]);
             fputs(" |", f);
         }
     fputs("\n|", f);
@@ -680,7 +663,7 @@ int sb_render_mixing_markdown(FILE *f, const sb_mixing_report *rep,
             const int bold = c == COL_VERDICT && r->measured
                              && r->verdict == SB_VERDICT_FAIL;
             fputs(bold ? " **" : " ", f);
-            md_text(f, cell[c]);
+            sb_render_md_cell(f, cell[c]);
             fputs(bold ? "** |" : " |", f);
         }
         fputc('\n', f);
@@ -689,7 +672,7 @@ int sb_render_mixing_markdown(FILE *f, const sb_mixing_report *rep,
     const char *source = exact_source(rep->exact);
     if (source) {
         fputs("Exact: ", f);
-        md_text(f, source);
+        sb_render_md_cell(f, source);
         fputs(".", f);
         if (shown[COL_ALICE])
             fputc(' ', f);
@@ -702,7 +685,7 @@ int sb_render_mixing_markdown(FILE *f, const sb_mixing_report *rep,
     answer(rep, line, sizeof line);
     line[0] = (char)toupper((unsigned char)line[0]);
     fputs("**", f);
-    md_text(f, line);
+    sb_render_md_cell(f, line);
     fputs(".**\n", f);
     if (rep->partial)
         fputs("\nInterrupted: the table holds the pass counts done.\n", f);

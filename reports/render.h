@@ -207,6 +207,12 @@ void sb_render_pvalue(char *buf, size_t len, double p, int underflow);
    paths than 64 bits hold).  And for JSON: an integer up to 2^63 - 1 (the
    largest a JSON integer here holds), a real beyond. */
 void sb_render_count(char *buf, size_t len, uint64_t count);
+
+/* 's' as the text of a Markdown table cell: '|' and the characters that
+   start markup ('\\', '`', '*', '_', '[', ']') behind a backslash, '<'
+   and '&' as HTML entities (a CI's step summary renders HTML), newlines
+   as spaces. */
+void sb_render_md_cell(FILE *f, const char *s);
 json_t *sb_count_json(uint64_t count);
 
 /* The figures of 'shufflebias bench': the command measures them, these

@@ -392,6 +392,27 @@ static double nice_step(double top)
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
+/* A horizontal gridline at height y across the plotting area (x0, width
+   wide), and the opening of its value's label at the left, of class
+   'cls': the caller writes the value and closes the <text>. */
+static void y_gridline(FILE *f, double x0, double width, double y,
+                       const char *cls)
+{
+    fputs("<line class=\"grid\" x1=\"", f);
+    num(f, x0);
+    fputs("\" x2=\"", f);
+    num(f, x0 + width);
+    fputs("\" y1=\"", f);
+    num(f, y);
+    fputs("\" y2=\"", f);
+    num(f, y);
+    fprintf(f, "\"/><text class=\"%s\" x=\"", cls);
+    num(f, x0 - 4);
+    fputs("\" y=\"", f);
+    num(f, y + 3);
+    fputs("\" text-anchor=\"end\">", f);
+}
+
 /* An axis value: "0", "2500", "1.5e+06". */
 static void axis_value(FILE *f, double v)
 {
@@ -456,19 +477,7 @@ int sb_svg_bars(FILE *f, const sb_bars *b)
 
     /* The y axis: gridlines and values. */
     for (double v = 0; v <= ymax * (1 + 1e-9); v += step) {
-        fputs("<line class=\"grid\" x1=\"", f);
-        num(f, ml);
-        fputs("\" x2=\"", f);
-        num(f, ml + pw);
-        fputs("\" y1=\"", f);
-        num(f, SB_Y(v));
-        fputs("\" y2=\"", f);
-        num(f, SB_Y(v));
-        fputs("\"/><text class=\"tick\" x=\"", f);
-        num(f, ml - 4);
-        fputs("\" y=\"", f);
-        num(f, SB_Y(v) + 3);
-        fputs("\" text-anchor=\"end\">", f);
+        y_gridline(f, ml, pw, SB_Y(v), "tick");
         axis_value(f, v);
         fputs("</text>", f);
     }
@@ -849,19 +858,7 @@ int sb_svg_plot(FILE *f, const sb_plot *p)
             const double v = ya.lo + (double)k * step;
             if (v > ya.hi * (1 + 1e-9) + 1e-12)
                 break;
-            fputs("<line class=\"grid\" x1=\"", f);
-            num(f, ml);
-            fputs("\" x2=\"", f);
-            num(f, ml + pw);
-            fputs("\" y1=\"", f);
-            num(f, SB_PY(v));
-            fputs("\" y2=\"", f);
-            num(f, SB_PY(v));
-            fputs("\"/><text class=\"tick ytick\" x=\"", f);
-            num(f, ml - 4);
-            fputs("\" y=\"", f);
-            num(f, SB_PY(v) + 3);
-            fputs("\" text-anchor=\"end\">", f);
+            y_gridline(f, ml, pw, SB_PY(v), "tick ytick");
             axis_value(f, fabs(v) < 1e-12 ? 0 : v);
             fputs("</text>", f);
         }

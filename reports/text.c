@@ -24,6 +24,22 @@ void sb_render_count(char *buf, size_t len, uint64_t count)
              count == UINT64_MAX ? " or more" : "");
 }
 
+void sb_render_md_cell(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (strchr("|\\`*_[]", *s))
+            fprintf(f, "\\%c", *s);
+        else if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else if (*s == '\n' || *s == '\r')
+            fputc(' ', f);
+        else
+            fputc(*s, f);
+    }
+}
+
 json_t *sb_count_json(uint64_t count)
 {
     return count > (uint64_t)INT64_MAX ? json_real((double)count)

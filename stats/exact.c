@@ -338,9 +338,7 @@ static int stopped(const sb_exact_acc *a, size_t i)
 
 /* ---- finishing -------------------------------------------------------- */
 
-/* "p/q" for q, also "n/1" for an integer (GMP writes those without "/1").
-   GMP's default allocator is malloc, so the string is free()d as usual. */
-static char *fraction_str(const mpq_t q)
+char *sb_exact_fraction_str(const mpq_t q)
 {
     char *s = mpq_get_str(NULL, 10, q);
     if (s && !strchr(s, '/')) {
@@ -510,7 +508,7 @@ static int write_matrix(const sb_exact_acc *a, const size_t *order,
             mpq_set_num(q, num[c]);
             mpq_set_den(q, den[c]);
             mpq_canonicalize(q);
-            rep->matrix[c] = fraction_str(q);
+            rep->matrix[c] = sb_exact_fraction_str(q);
             if (!rep->matrix[c])
                 rc = SB_ENOMEM;
         }
@@ -559,7 +557,7 @@ static int fill_levels(const sb_exact_acc *a, mpq_t *p, const mpz_t k,
             continue;
         }
         sb_exact_level *l = &rep->levels[rep->n_levels++];
-        l->fraction = fraction_str(p[o]);
+        l->fraction = sb_exact_fraction_str(p[o]);
         l->probability = rep->outcomes[o].probability;
         l->ratio = rep->outcomes[o].ratio;
         l->outcomes = 1;
@@ -592,7 +590,7 @@ int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep)
     mpq_inv(uniform, uniform);
     rep->possible = mpz_get_str(NULL, 10, k);
     rep->possible_d = mpz_get_d(k);
-    rep->uniform = fraction_str(uniform);
+    rep->uniform = sb_exact_fraction_str(uniform);
     mpz_t unreached;
     mpz_init(unreached);
     mpz_sub_ui(unreached, k, a->count);
@@ -625,7 +623,7 @@ int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep)
         mpq_canonicalize(p[r]);
         sb_exact_outcome *out = &rep->outcomes[r];
         out->sample = malloc(len * sizeof *out->sample);
-        out->fraction = fraction_str(p[r]);
+        out->fraction = sb_exact_fraction_str(p[r]);
         if (!out->sample || !out->fraction) {
             for (size_t i = 0; i <= r; i++)
                 mpq_clear(p[i]);
@@ -663,14 +661,14 @@ int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep)
     mpq_set_den(tv, tv_den);
     mpq_canonicalize(tv);
 
-    rep->unexplored = fraction_str(a->cut);
+    rep->unexplored = sb_exact_fraction_str(a->cut);
     rep->unexplored_d = mpq_get_d(a->cut);
     mpq_add(d, total, a->cut);
     if (mpq_cmp_ui(d, 1, 1) != 0) {
         rc = SB_ERANGE;
         goto clear_p;
     }
-    rep->tv = fraction_str(tv);
+    rep->tv = sb_exact_fraction_str(tv);
     rep->tv_d = mpq_get_d(tv);
     /* Mass above 1/K on a reached outcome proves bias whatever was left
        unexplored; otherwise only a complete walk decides. */
@@ -682,7 +680,7 @@ int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep)
         mpq_set_num(d, a->first_num);
         mpq_set_den(d, a->first_den);
         mpq_canonicalize(d);
-        rep->path_weight = fraction_str(d);
+        rep->path_weight = sb_exact_fraction_str(d);
     }
     rc = fill_levels(a, p, k, tmp, rep);
     if (rc == SB_OK && a->shape.kind == SB_KIND_PERMUTATION
@@ -747,18 +745,18 @@ int sb_exact_acc_summary(const sb_exact_acc *a, sb_exact_report *rep)
     rep->possible_d = mpz_get_d(k);
     mpq_set_z(q, k);
     mpq_inv(q, q);
-    rep->uniform = fraction_str(q);
+    rep->uniform = sb_exact_fraction_str(q);
     mpz_sub_ui(k, k, a->count);
     rep->unreached = mpz_get_str(NULL, 10, k);
     mpz_set(mpq_numref(q), a->mass_num);
     mpz_set(mpq_denref(q), a->mass_den);
     mpq_canonicalize(q);
-    rep->explored = fraction_str(q);
+    rep->explored = sb_exact_fraction_str(q);
     rep->explored_d = mpq_get_d(q);
     mpz_sub(mpq_numref(q), a->mass_den, a->mass_num);
     mpz_set(mpq_denref(q), a->mass_den);
     mpq_canonicalize(q);
-    rep->unexplored = fraction_str(q);
+    rep->unexplored = sb_exact_fraction_str(q);
     rep->unexplored_d = mpq_get_d(q);
     mpz_clear(k);
     mpq_clear(q);

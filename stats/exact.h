@@ -73,6 +73,11 @@ int sb_exact_acc_summary(const sb_exact_acc *a, sb_exact_report *rep);
    do not add up to 1 (a walk that lost or counted a path twice). */
 int sb_exact_acc_finish(sb_exact_acc *a, sb_exact_report *rep);
 
+/* "p/q" for q (reduced by the caller), also "n/1" for an integer (GMP
+   writes those without "/1"), malloc'd (GMP's default allocator): free()
+   it.  NULL when out of memory. */
+char *sb_exact_fraction_str(const mpq_t q);
+
 /* Free everything finish allocated in 'rep' and zero those fields. */
 void sb_exact_report_release(sb_exact_report *rep);
 

@@ -341,7 +341,8 @@ class Contents(unittest.TestCase):
 
 class Interrupted(unittest.TestCase):
     def test_totals_only_walk(self):
-        # As in the long-run suite: 9^9 paths of the naive swap take
+        # As in the long-run suite: 9^9 paths of the naive swap, walked
+        # one by one (--walk paths; by its states it takes seconds), take
         # minutes; once its progress line says the walk is under way,
         # SIGINT.  The totals have no outcome and no matrix: run.csv alone,
         # saying the walk is partial.
@@ -350,7 +351,8 @@ class Interrupted(unittest.TestCase):
             d = os.path.join(tmp, "walk")
             master, slave = pty.openpty()
             p = subprocess.Popen([CLI, "exact", "naive-swap", "--n", "9",
-                                  "--max-paths", "1e9", "--csv", d],
+                                  "--walk", "paths", "--max-paths", "1e9",
+                                  "--csv", d],
                                  stdout=subprocess.DEVNULL, stderr=slave)
             os.close(slave)
             seen = b""

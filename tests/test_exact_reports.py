@@ -407,7 +407,8 @@ class ExactReports(unittest.TestCase):
         # inconclusive.  A regression that skips them leaves no file.
         with tempfile.TemporaryDirectory() as d:
             p = subprocess.Popen([CLI, "exact", "naive-swap", "--n", "9",
-                                  "--max-paths", "1e9", "--quiet",
+                                  "--walk", "paths", "--max-paths", "1e9",
+                                  "--quiet",
                                   "--html", "x.html", "--markdown", "x.md",
                                   "--json", "x.json"], cwd=d,
                                  stdout=subprocess.PIPE,

@@ -272,14 +272,15 @@ class LongRuns(unittest.TestCase):
 
     def test_exact_over_the_budget(self):
         # Known before the walk: 12! orders cannot fit in 1 GiB.
-        p = self.run_cli("exact", "naive-swap", "--n", "12", "--max-paths",
-                         "1e15", "--memory", "1G", codes=(2,))
+        p = self.run_cli("exact", "naive-swap", "--n", "12", "--walk",
+                         "paths", "--max-paths", "1e15", "--memory", "1G",
+                         codes=(2,))
         self.assertRegex(p.stderr, r"can reach 4\.79e\+08 outcomes, whose "
                                    r"exact table would need up to [0-9.]+ "
                                    r"GiB of memory, over the budget of 1 GiB")
         # Not known before: human-packet's walk outgrows 1 MiB on the way.
-        p = self.run_cli("exact", "human-packet", "--n", "7", "--memory",
-                         "1M", codes=(2,))
+        p = self.run_cli("exact", "human-packet", "--n", "7", "--walk",
+                         "paths", "--memory", "1M", codes=(2,))
         self.assertRegex(p.stderr, r"reached [0-9]+ outcomes in [0-9]+ paths "
                                    r"and its exact table outgrew the memory "
                                    r"budget of 1 MiB; all 5040 possible "
@@ -316,7 +317,8 @@ class LongRuns(unittest.TestCase):
         import pty
         master, slave = pty.openpty()
         p = subprocess.Popen([CLI, "exact", "naive-swap", "--n", "9",
-                              "--max-paths", "1e9", "--json", "-"],
+                              "--walk", "paths", "--max-paths", "1e9",
+                              "--json", "-"],
                              stdout=subprocess.PIPE, stderr=slave, text=True)
         os.close(slave)
         seen = b""

@@ -489,6 +489,16 @@ static void markov_plugin(void **state)
                                 "makes"));
     sb_plugin_close(h);
 
+    /* Steps that write past the deck: the guard words after it see it. */
+    assert_int_equal(sb_plugin_open(&h, SB_PLUGIN_MARKOV_STEPS, "swap-spill",
+                                    &t, err, sizeof err), SB_OK);
+    cfg.alg = t;
+    cfg.markov = sb_plugin_markov(h, t);
+    assert_int_equal(sb_enumerate(&cfg, &by_states, err, sizeof err),
+                     SB_EINVAL);
+    assert_non_null(strstr(err, "within the deck"));
+    sb_plugin_close(h);
+
     /* A plug-in without the list: nothing declared. */
     assert_int_equal(sb_plugin_open(&h, SB_EXAMPLE_PLUGIN,
                                     "example-off-by-one", &t, err,

@@ -46,6 +46,7 @@
 #include "reports/render.h"
 #include "shufflebias/status.h"
 #include "stats/battery.h"
+#include "stats/exact.h"
 #include "stats/gsr_law.h"
 #include "stats/plan.h"
 #include "stats/registry.h"
@@ -441,11 +442,17 @@ static int measure_row(mixing *mx, sb_mixing_row *row)
     char why[256];
     if (deal && sb_shuffle_check(deal, &mx->args, why, sizeof why) == SB_OK) {
         rc = measure(mx, deal, &mx->args, &rep);
-        if (rc != SB_OK)
-            return rc;
-        if (rep.run.partial) {
+        if (rc == SB_OK && rep.run.partial) {
             sb_report_release(&rep);
-            return SB_EINTR;
+            rc = SB_EINTR;
+        }
+        if (rc != SB_OK) {
+            /* The row is not kept: nothing of it stays behind. */
+            free(row->stats);
+            row->stats = NULL;
+            row->n_stats = 0;
+            row->measured = 0;
+            return rc;
         }
         worst = sb_report_worst(&rep);
         row->bridge = 1;
@@ -459,25 +466,10 @@ static int measure_row(mixing *mx, sb_mixing_row *row)
 
 /* ---- exact columns ----------------------------------------------------- */
 
-static char *fraction(const mpq_t q)
-{
-    char *s = mpq_get_str(NULL, 10, q);
-    if (s && !strchr(s, '/')) {
-        char *t = realloc(s, strlen(s) + 3);
-        if (!t) {
-            free(s);
-            return NULL;
-        }
-        strcat(t, "/1");
-        s = t;
-    }
-    return s;
-}
-
 static int set_exact(sb_mixing_row *row, const mpq_t tv, const mpq_t sep)
 {
-    row->tv_exact = fraction(tv);
-    row->separation_exact = fraction(sep);
+    row->tv_exact = sb_exact_fraction_str(tv);
+    row->separation_exact = sb_exact_fraction_str(sep);
     row->tv = mpq_get_d(tv);
     row->separation = mpq_get_d(sep);
     return row->tv_exact && row->separation_exact ? SB_OK : SB_ENOMEM;
@@ -539,7 +531,7 @@ static int after_step(void *ctx, size_t steps, const sb_markov_law *law)
             sb_markov_law_prob(law, i, p);
             mpq_add(win, win, p);
         }
-        row->solitaire_exact = fraction(win);
+        row->solitaire_exact = sb_exact_fraction_str(win);
         row->solitaire = mpq_get_d(win);
         if (!row->solitaire_exact)
             rc = SB_ENOMEM;
@@ -773,6 +765,14 @@ static int run_mixing(mixing *mx, const unsigned long *list, size_t count)
     rep->seconds = sb_now() - start;
     if (rc != SB_OK && rc != SB_EINTR)
         return SB_EXIT_USAGE;
+    if (rc == SB_OK && o->samples == 0 && !rep->exact) {
+        /* Neither measured nor exact: a table of nothing is no answer. */
+        sb_cli_error("mixing: no decks measured (--samples 0) and no exact "
+                     "distances for %s at n = %zu%s: give --samples",
+                     mx->t->name, mx->args.n, o->no_exact ? " (--no-exact)"
+                     : "");
+        return SB_EXIT_USAGE;
+    }
     rep->partial = rc == SB_EINTR;
     answer(rep);
     return write_reports(mx, rep->partial ? SB_EXIT_INTERRUPTED

@@ -209,7 +209,11 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
     if (cfg->markov && !sb_markov_refusal(cfg->markov, &shape))
         return sb_markov_walk(cfg, cfg->markov, &shape, NULL, NULL, rep,
                               cfg->merged, err, len);
-    if (t->exact_paths) {
+    /* A stopping rule's bound is for its own cut depth: a walk cut
+       sooner is not judged by it. */
+    const int own_depth = !t->exact_depth || !cfg->max_depth
+                          || cfg->max_depth >= t->exact_depth;
+    if (t->exact_paths && own_depth) {
         uint64_t paths = t->exact_paths(&cfg->args);
         if (paths > cfg->max_paths) {
             char count[32];
@@ -222,10 +226,12 @@ int sb_enumerate(const sb_enum_config *cfg, sb_exact_report *rep, char *err,
                      t->exact_depth ? "up to " : "", count,
                      (unsigned long long)cfg->max_paths);
             if (cfg->option_advice)
-                advise(err, len, ": raise --max-paths or lower n%s%s%s",
+                advise(err, len, ": raise --max-paths or lower n%s%s%s%s",
                        t->exact_hint ? " (or --param " : "",
                        t->exact_hint ? t->exact_hint : "",
-                       t->exact_hint ? ")" : "");
+                       t->exact_hint ? ")" : "",
+                       t->exact_depth ? ", or cut the walk sooner with "
+                                        "--max-depth" : "");
             return SB_ERANGE;
         }
     }

@@ -315,6 +315,18 @@ static double factorial_d(size_t n)
     return exp(lgamma((double)n + 1));
 }
 
+/* steps x min(n!, per^s) x per, summed over the steps s, saturating. */
+static uint64_t moves_for(double per, size_t steps, size_t n)
+{
+    const double orders = factorial_d(n);
+    double moves = 0, reached = 1;
+    for (size_t s = 0; s < steps && moves < 0x1p63; s++) {
+        moves += (reached < orders ? reached : orders) * per;
+        reached *= per;
+    }
+    return moves >= 0x1p63 ? UINT64_MAX : (uint64_t)moves;
+}
+
 uint64_t sb_markov_moves_bound(const sb_enum_config *cfg,
                                const sb_markov *m)
 {
@@ -323,21 +335,15 @@ uint64_t sb_markov_moves_bound(const sb_enum_config *cfg,
         return 0;
     const size_t steps = m->steps(&cfg->args);
     const uint64_t paths = t->exact_paths(&cfg->args);
-    if (steps == 0 || paths == 0)
+    /* A saturated count says nothing of a step's paths. */
+    if (steps == 0 || paths == 0 || paths == UINT64_MAX)
         return 0;
     const double per = round(pow((double)paths, 1.0 / (double)steps));
     /* Paths not split evenly over the steps: no bound from them. */
-    if (paths != UINT64_MAX
-        && fabs(pow(per, (double)steps) - (double)paths) > 0.5 * (double)paths
-                                                          * 1e-9)
+    if (fabs(pow(per, (double)steps) - (double)paths)
+        > 0.5 * (double)paths * 1e-9)
         return 0;
-    const double orders = factorial_d(cfg->args.n);
-    double moves = 0, reached = 1;
-    for (size_t s = 0; s < steps && moves < 0x1p63; s++) {
-        moves += (reached < orders ? reached : orders) * per;
-        reached *= per;
-    }
-    return moves >= 0x1p63 ? UINT64_MAX : (uint64_t)moves;
+    return moves_for(per, steps, cfg->args.n);
 }
 
 typedef struct walker {
@@ -533,7 +539,8 @@ static int take_step(walker *w, size_t s, int *equal, mpq_t path_weight,
     mpz_set_ui(L, 1);
     uint64_t L_small = 1;
     int have_first = 0, rc = SB_OK;
-    sb_card deck[SB_MARKOV_N_MAX], work[SB_MARKOV_N_MAX];
+    /* Room for the guard words after the deck a step works on. */
+    sb_card deck[SB_MARKOV_N_MAX], work[SB_MARKOV_N_MAX + SB_SAMPLE_GUARD];
     sb_src src = sb_walk_src(&w->paths);
     sb_walk *k = &w->paths;
     for (size_t i = 0; i < cur->count && rc == SB_OK; i++) {
@@ -545,9 +552,15 @@ static int take_step(walker *w, size_t s, int *equal, mpq_t path_weight,
             }
             sb_walk_start(k);
             memcpy(work, deck, w->n * sizeof *work);
+            sb_sample_guard_set(work + w->n);
             if (t->reset)
                 t->reset(w->state, &cfg->args);
             run_step(w, s, &src, work);
+            if (!sb_sample_guard_intact(work + w->n)) {
+                rc = step_error(w, s, "the step wrote past the end of the "
+                                "deck", err, len);
+                break;
+            }
             if (k->status != SB_OK) {
                 rc = step_error(w, s, k->why, err, len);
                 break;
@@ -668,7 +681,8 @@ static int check_promise(walker *w, char *err, size_t len)
     const sb_shuffle_args *a = &w->cfg->args;
     sb_shape shape;
     sb_shuffle_shape(t, a, &shape);
-    sb_card ran[SB_MARKOV_N_MAX + SB_SAMPLE_GUARD], deck[SB_MARKOV_N_MAX];
+    sb_card ran[SB_MARKOV_N_MAX + SB_SAMPLE_GUARD];
+    sb_card deck[SB_MARKOV_N_MAX + SB_SAMPLE_GUARD];
     int rc = SB_OK;
     for (uint64_t seed = 1; seed <= PROMISE_SEEDS && rc == SB_OK; seed++) {
         sb_rng *r1 = NULL, *r2 = NULL;
@@ -686,22 +700,27 @@ static int check_promise(walker *w, char *err, size_t len)
         } else {
             if (t->reset)
                 t->reset(w->state, a);
-            int ok = t->run(w->state, a, &s1, ran) == SB_OK;
+            sb_sample_guard_set(ran + shape.len);
+            int ok = t->run(w->state, a, &s1, ran) == SB_OK
+                     && sb_sample_guard_intact(ran + shape.len);
             for (size_t i = 0; i < w->n; i++)
                 deck[i] = (sb_card)i;
+            sb_sample_guard_set(deck + w->n);
             const size_t steps = w->m->steps(a);
             for (size_t s = 0; ok && s < steps; s++) {
                 if (t->reset)
                     t->reset(w->state, a);
                 ok = w->m->step(w->state, a, s, &s2, deck) == SB_OK;
             }
-            ok = ok && memcmp(ran, deck, shape.len * sizeof *deck) == 0
+            ok = ok && sb_sample_guard_intact(deck + w->n)
+                 && memcmp(ran, deck, shape.len * sizeof *deck) == 0
                  && sb_bits(&s1, 32) == sb_bits(&s2, 32);
             if (!ok) {
                 snprintf(err, len, "'%s' says it is Markov in its deck, but "
                          "its steps do not make what its run() makes from "
-                         "the same draws (seed %llu of the built-in "
-                         "generator): it cannot be walked by its states",
+                         "the same draws, within the deck (seed %llu of the "
+                         "built-in generator): it cannot be walked by its "
+                         "states",
                          t->name, (unsigned long long)seed);
                 rc = SB_EINVAL;
             }
@@ -794,6 +813,8 @@ int sb_markov_walk(const sb_enum_config *cfg, const sb_markov *m,
                    size_t len)
 {
     const sb_shuffle_type *t = cfg->alg;
+    if (len)
+        err[0] = '\0';
     const char *refusal = sb_markov_refusal(m, shape);
     if (refusal) {
         snprintf(err, len, "'%s' cannot be walked by its states: %s",
@@ -858,6 +879,23 @@ int sb_markov_walk(const sb_enum_config *cfg, const sb_markov *m,
     size_t s = 0;
     for (; rc == SB_OK && s < steps; s++) {
         rc = take_step(w, s, &equal, path_weight, err, len);
+        if (rc == SB_OK && s == 0 && steps > 1) {
+            /* The paths of the first step, from the one starting deck:
+               a bound for a walk whose every step draws alike. */
+            const uint64_t more = moves_for((double)w->st.moves, steps,
+                                            w->n);
+            if (more > cfg->max_paths && !bound) {
+                snprintf(err, len, "'%s' at n = %zu takes up to %llu moves "
+                         "(a deck through one path of a step's draws: %llu "
+                         "paths in its first step), over the budget of "
+                         "%llu%s", t->name, w->n, (unsigned long long)more,
+                         (unsigned long long)w->st.moves,
+                         (unsigned long long)cfg->max_paths,
+                         cfg->option_advice ? ": raise --max-paths or lower "
+                                              "n" : "");
+                rc = SB_ERANGE;
+            }
+        }
         if (rc == SB_OK && obs)
             rc = obs(ctx, s + 1, &w->law);
         if (rc == SB_MARKOV_ENOUGH && !rep) {
@@ -865,6 +903,10 @@ int sb_markov_walk(const sb_enum_config *cfg, const sb_markov *m,
             break;
         }
     }
+    if (rc == SB_ENOMEM && len && !err[0])
+        snprintf(err, len, "out of memory at step %zu of the walk over the "
+                 "states of '%s' (%llu decks then)", s, t->name,
+                 (unsigned long long)w->g[w->cur ^ 1].count);
     if (rep) {
         memset(rep, 0, sizeof *rep);
         rep->algorithm = t->name;

@@ -46,7 +46,7 @@ void sb_markov_law_distances(const sb_markov_law *law, mpq_t tv, mpq_t sep);
    returns SB_OK to go on, SB_MARKOV_ENOUGH to end the walk there (with
    SB_OK, and no report: a walk read only by its observer), or a status
    to stop the walk with it. */
-#define SB_MARKOV_ENOUGH 1
+#define SB_MARKOV_ENOUGH (-1)   /* no status of shufflebias/status.h */
 typedef int (*sb_markov_observer)(void *ctx, size_t steps,
                                   const sb_markov_law *law);
 
@@ -62,8 +62,9 @@ typedef struct sb_markov_stats {
 const char *sb_markov_refusal(const sb_markov *m, const sb_shape *shape);
 
 /* The moves the walk will make at most, when the algorithm's paths are
-   known and split evenly over its steps (steps x min(n!, paths so far) x
-   paths per step), else 0. */
+   known (not saturated) and split evenly over its steps (steps x min(n!,
+   paths so far) x paths per step), else 0; the walk checks the same
+   bound again after its first step, from the paths that step took. */
 uint64_t sb_markov_moves_bound(const sb_enum_config *cfg,
                                const sb_markov *m);
 

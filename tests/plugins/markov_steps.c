@@ -2,7 +2,9 @@
  * markov_steps.c - plug-ins that say they are Markov in their deck
  * (SB_PLUGIN_MARKOV): 'swap-all', the naive swap, whose steps keep the
  * promise, and 'swap-liar', whose steps swap with the mirror of the card
- * its run() swaps with: exact mode must refuse to walk it by its states.
+ * its run() swaps with, and 'swap-spill', whose steps write a card past
+ * the end of the deck: exact mode must refuse to walk either by its
+ * states.
  */
 #include <shufflebias/plugin.h>
 
@@ -34,6 +36,14 @@ static int lying_step(void *state, const sb_shuffle_args *a, size_t i,
     return SB_OK;
 }
 
+static int spilling_step(void *state, const sb_shuffle_args *a, size_t i,
+                         sb_src *src, sb_card *deck)
+{
+    step(state, a, i, src, deck);
+    deck[a->n] = 0;
+    return SB_OK;
+}
+
 static int run(void *state, const sb_shuffle_args *a, sb_src *src,
                sb_card *out)
 {
@@ -56,6 +66,16 @@ static const sb_shuffle_type swap_liar = {
     .n_min = 1, .n_max = 64, .run = run,
 };
 
+static const sb_shuffle_type swap_spill = {
+    .name = "swap-spill", .summary = "naive swap whose steps spill",
+    .source = "test", .bias = "n^n paths", .kind = SB_KIND_PERMUTATION,
+    .n_min = 1, .n_max = 64, .run = run,
+};
+
+static const sb_markov swap_spill_steps = {
+    .type = &swap_spill, .steps = steps, .step = spilling_step,
+};
+
 static const sb_markov swap_all_steps = {
     .type = &swap_all, .steps = steps, .step = step,
 };
@@ -64,5 +84,5 @@ static const sb_markov swap_liar_steps = {
     .type = &swap_liar, .steps = steps, .step = lying_step,
 };
 
-SB_PLUGIN(&swap_all, &swap_liar)
-SB_PLUGIN_MARKOV(&swap_all_steps, &swap_liar_steps)
+SB_PLUGIN(&swap_all, &swap_liar, &swap_spill)
+SB_PLUGIN_MARKOV(&swap_all_steps, &swap_liar_steps, &swap_spill_steps)
