@@ -271,12 +271,42 @@ class Measured(unittest.TestCase):
         self.assertTrue(all(r["measured"] for r in rows))
 
     def test_default_list_past_ten(self):
-        # After 10, a quarter more each time: 13, 17, 22, ...; --max-passes
-        # ends the list where the battery would not.
+        # After 10, a quarter more each time: 13, 17, 22, ...  With no deck
+        # measured the list ends at the first pass count whose exact
+        # distance is below 1e-4 (22 riffles of 52 cards: 1.1e-5; 17:
+        # 3.4e-4), and --max-passes ends it sooner.
+        rep = mixing("riffle", "--n", "52", "--samples", "0")
+        rows = rep["rows"]
+        self.assertEqual([r["passes"] for r in rows],
+                         list(range(1, 11)) + [13, 17, 22])
+        self.assertLess(rows[-1]["tv"], 1e-4)
+        self.assertTrue(all(r["tv"] >= 1e-4 for r in rows[:-1]))
         rep = mixing("riffle", "--n", "52", "--samples", "0",
-                     "--max-passes", "40")
+                     "--max-passes", "15")
         self.assertEqual([r["passes"] for r in rep["rows"]],
-                         list(range(1, 11)) + [13, 17, 22, 28, 35])
+                         list(range(1, 11)) + [13])
+
+
+class Plugin(unittest.TestCase):
+    def test_a_plugin_with_passes(self):
+        # A test plug-in that declares its passes (SB_PLUGIN_MARKOV): its
+        # exact columns come from the walk over states and equal the path
+        # walk's, and its rows are measured like a built-in's.
+        lib = os.path.join(os.path.dirname(CLI),
+                           "libsb_test_plugin_markov_steps.so")
+        rep = mixing("--plugin", lib, "top-swap", "--n", "4", "--passes",
+                     "1-3", "--samples", "2000", "--seed", "1")
+        self.assertEqual(rep["exact"], "states")
+        self.assertEqual([r["passes"] for r in rep["rows"]], [1, 2, 3])
+        for row in rep["rows"]:
+            self.assertTrue(row["measured"])
+            self.assertIsNone(row["bridge"])
+            code, walk = run_json("exact", "--plugin", lib, "top-swap",
+                                  "--n", "4", "--param",
+                                  "passes=%d" % row["passes"], "--walk",
+                                  "paths")
+            self.assertIn(code, (0, 1))
+            self.assertEqual(row["tv_exact"], walk["tv_distance_exact"])
 
 
 class Usage(unittest.TestCase):

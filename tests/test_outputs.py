@@ -498,14 +498,19 @@ class Verdicts(unittest.TestCase):
         the one cut short with the totals it counted, exit 130."""
         with tempfile.TemporaryDirectory() as d:
             js, page = os.path.join(d, "all.json"), os.path.join(d, "all.html")
-            p = subprocess.Popen([CLI, "exact", "--all", "--n", "4",
-                                  "--quiet", "--json", js, "--html", page],
+            # Every path at 7 cards (--walk paths: by their states the
+            # walks take well under a second): past the first walks (a few
+            # milliseconds each) and into the long ones, half a second of
+            # its CPU time.
+            p = subprocess.Popen([CLI, "exact", "--all", "--n", "7",
+                                  "--walk", "paths", "--quiet", "--json", js,
+                                  "--html", page],
                                  stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
-            # Past the first walks (each a few microseconds at 4 cards)
-            # and into the long ones: half a second of its CPU time.
-            while cpu_ticks(p.pid) < 50:
+            while p.poll() is None and cpu_ticks(p.pid) < 50:
                 pass
+            self.assertIsNone(p.poll(), "the walks ended before the "
+                              "interrupt: nothing to test")
             p.send_signal(signal.SIGINT)
             out, err = p.communicate(timeout=600)
             self.assertEqual(p.returncode, 130, err)

@@ -45,6 +45,7 @@
 #include "reports/mixing.h"
 #include "reports/render.h"
 #include "shufflebias/status.h"
+#include "sources/plugin.h"
 #include "stats/battery.h"
 #include "stats/exact.h"
 #include "stats/gsr_law.h"
@@ -67,6 +68,7 @@
 
 typedef struct mixing_options {
     const char *alg, *json, *markdown, *html, *passes;
+    const char *plugin;       /* --plugin SO: the shuffle of a plug-in */
     const char *command_line;
     uint64_t n, samples, seed, max_passes;
     int seed_given;
@@ -99,6 +101,10 @@ static int set_samples(const sb_option *opt, const char *arg, void *base)
 
 static const sb_option options[] = {
     ROW("n", "N", n, sb_opt_n, "deck size (default 52)"),
+    ROW("plugin", "SO", plugin, sb_opt_string,
+        "the shuffle of a C plug-in with a 'passes' parameter (the one "
+        "called NAME when it holds several); exact figures when it "
+        "declares its passes with SB_PLUGIN_MARKOV"),
     ROW("passes", "LIST", passes, sb_opt_string,
         "the pass counts, such as 1-12 or 1,2,4,8,100 (default: 1 to 10, "
         "then a quarter more each time until the battery has passed "
@@ -145,6 +151,7 @@ const sb_command sb_command_mixing = {
     .summary = "how many passes are enough: distance, decks needed",
     .synopsis =
     "usage: shufflebias mixing ALG [options]\n"
+    "       shufflebias mixing --plugin SO [NAME] [options]\n"
     "\n"
     "For a shuffle with a 'passes' parameter (riffle, inverse-riffle,\n"
     "human-packet, overhand), for each pass count: the exact total-variation\n"
@@ -335,6 +342,7 @@ typedef struct mixing {
     const sb_shuffle_type *t;
     sb_shuffle_args args;      /* passes set per row */
     size_t passes_at;          /* the index of 'passes' in t->params */
+    const sb_plugin_handle *plugin;  /* the plug-in of 't', or NULL */
     int trim;                  /* the default list with no deck measured:
                                   it ends below EXACT_TV_FLOOR */
     sb_mixing_report rep;
@@ -362,6 +370,7 @@ static int measure(const mixing *mx, const sb_shuffle_type *alg,
         .threads = mx->o->threads,
         .stop = mx->cli->stop,
         .memory = mx->o->memory,
+        .plugin = alg == mx->t ? mx->o->plugin : NULL,
     };
     char err[512];
     int rc = sb_run(&cfg, out, err, sizeof err);
@@ -438,7 +447,8 @@ static int measure_row(mixing *mx, sb_mixing_row *row)
     }
     sb_report_release(&rep);
 
-    const sb_shuffle_type *deal = mx->o->no_bridge ? NULL : bridge_of(mx->t);
+    const sb_shuffle_type *deal = mx->o->no_bridge || mx->plugin ? NULL
+                                : bridge_of(mx->t);
     char why[256];
     if (deal && sb_shuffle_check(deal, &mx->args, why, sizeof why) == SB_OK) {
         rc = measure(mx, deal, &mx->args, &rep);
@@ -628,7 +638,8 @@ static int parse(int argc, char **argv, mixing_options *o)
                                     &next);
     if (rc != 0)
         return rc;
-    return sb_cli_shuffle_name("mixing", argc, argv, next, NULL, &o->alg);
+    return sb_cli_shuffle_name("mixing", argc, argv, next, o->plugin,
+                               &o->alg);
 }
 
 /* The answer under the table: the most passes the battery failed, and
@@ -746,7 +757,8 @@ static int run_mixing(mixing *mx, const unsigned long *list, size_t count)
             rep->n_rows = done;
     }
     /* Exact columns over the rows kept. */
-    const sb_markov *m = sb_markov_builtin(mx->t);
+    const sb_markov *m = mx->plugin ? sb_plugin_markov(mx->plugin, mx->t)
+                                    : sb_markov_builtin(mx->t);
     if (rc == SB_OK && !o->no_exact && rep->n_rows > 0) {
         if ((mx->t == &sb_shuffle_riffle
              || mx->t == &sb_shuffle_inverse_riffle)
@@ -779,6 +791,8 @@ static int run_mixing(mixing *mx, const unsigned long *list, size_t count)
                                           : SB_EXIT_PASS);
 }
 
+static int mixing_of(mixing *pmx);
+
 int sb_cmd_mixing(const sb_cli *cli, int argc, char **argv)
 {
     mixing_options o;
@@ -795,10 +809,25 @@ int sb_cmd_mixing(const sb_cli *cli, int argc, char **argv)
         || sb_cli_check_html(o.html) != 0)
         return SB_EXIT_USAGE;
     o.command_line = cli->command_line;
-    const sb_shuffle_type *t = sb_cli_algorithm_n(o.alg, o.n);
+    sb_plugin_handle *plugin = NULL;
+    const sb_shuffle_type *t = sb_cli_shuffle(o.alg, o.plugin, o.n, &plugin);
     if (!t)
         return SB_EXIT_USAGE;
-    mixing mx = { .cli = cli, .o = &o, .t = t, .args = { .n = (size_t)o.n } };
+    mixing mx = { .cli = cli, .o = &o, .t = t, .args = { .n = (size_t)o.n },
+                  .plugin = plugin };
+    const int code = mixing_of(&mx);
+    if (plugin)
+        sb_plugin_close(plugin);
+    return code;
+}
+
+/* The command once its shuffle is loaded. */
+static int mixing_of(mixing *pmx)
+{
+    mixing mx = *pmx;
+    mixing_options o = *mx.o;
+    mx.o = &o;
+    const sb_shuffle_type *t = mx.t;
     mx.passes_at = t->n_params;
     for (size_t i = 0; i < t->n_params; i++)
         if (strcmp(t->params[i].name, "passes") == 0)
@@ -845,7 +874,8 @@ int sb_cmd_mixing(const sb_cli *cli, int argc, char **argv)
     rep->samples = o.samples;
     rep->seed = o.seed;
     rep->threads = o.threads;
-    rep->stream_version = sb_stream_version(t->name, 0, SB_RNG_DEFAULT);
+    rep->stream_version = sb_stream_version(t->name, mx.plugin != NULL,
+                                            SB_RNG_DEFAULT);
     rep->fail = SB_FAIL_ALPHA;
     rep->command_line = o.command_line;
     const int code = run_mixing(&mx, o.passes ? list : NULL, count);

@@ -4,7 +4,8 @@
  * promise, and 'swap-liar', whose steps swap with the mirror of the card
  * its run() swaps with, and 'swap-spill', whose steps write a card past
  * the end of the deck: exact mode must refuse to walk either by its
- * states.
+ * states.  'top-swap' has passes: each swaps the top card with one
+ * drawn from the whole deck, for 'shufflebias mixing --plugin'.
  */
 #include <shufflebias/plugin.h>
 
@@ -84,5 +85,45 @@ static const sb_markov swap_liar_steps = {
     .type = &swap_liar, .steps = steps, .step = lying_step,
 };
 
-SB_PLUGIN(&swap_all, &swap_liar, &swap_spill)
-SB_PLUGIN_MARKOV(&swap_all_steps, &swap_liar_steps, &swap_spill_steps)
+static const sb_param_def top_params[] = {
+    { "passes", "top swaps in a row", 3, 1, 1000, NULL },
+};
+
+static size_t top_steps(const sb_shuffle_args *a)
+{
+    return (size_t)a->param[0];
+}
+
+static int top_step(void *state, const sb_shuffle_args *a, size_t i,
+                    sb_src *src, sb_card *deck)
+{
+    (void)state;
+    (void)i;
+    swap(deck, 0, (size_t)sb_below(src, a->n));
+    return SB_OK;
+}
+
+static int top_run(void *state, const sb_shuffle_args *a, sb_src *src,
+                   sb_card *out)
+{
+    for (size_t i = 0; i < a->n; i++)
+        out[i] = (sb_card)i;
+    for (long p = 0; p < a->param[0]; p++)
+        top_step(state, a, (size_t)p, src, out);
+    return SB_OK;
+}
+
+static const sb_shuffle_type top_swap = {
+    .name = "top-swap", .summary = "the top card swapped, 'passes' times",
+    .source = "test", .bias = "slow", .kind = SB_KIND_PERMUTATION,
+    .n_min = 1, .n_max = 64, .params = top_params, .n_params = 1,
+    .run = top_run,
+};
+
+static const sb_markov top_swap_steps = {
+    .type = &top_swap, .steps = top_steps, .step = top_step,
+};
+
+SB_PLUGIN(&swap_all, &swap_liar, &swap_spill, &top_swap)
+SB_PLUGIN_MARKOV(&swap_all_steps, &swap_liar_steps, &swap_spill_steps,
+                 &top_swap_steps)
