@@ -392,6 +392,20 @@ static double nice_step(double top)
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
+/* The x axis's base line at height y across the plotting area. */
+static void x_baseline(FILE *f, double x0, double width, double y)
+{
+    fputs("<line class=\"base\" x1=\"", f);
+    num(f, x0);
+    fputs("\" x2=\"", f);
+    num(f, x0 + width);
+    fputs("\" y1=\"", f);
+    num(f, y);
+    fputs("\" y2=\"", f);
+    num(f, y);
+    fputs("\"/>", f);
+}
+
 /* A horizontal gridline at height y across the plotting area (x0, width
    wide), and the opening of its value's label at the left, of class
    'cls': the caller writes the value and closes the <text>. */
@@ -565,15 +579,8 @@ int sb_svg_bars(FILE *f, const sb_bars *b)
         fputs("</g>\n", f);
     }
 #undef SB_Y
-    fputs("<line class=\"base\" x1=\"", f);
-    num(f, ml);
-    fputs("\" x2=\"", f);
-    num(f, ml + pw);
-    fputs("\" y1=\"", f);
-    num(f, mt + ph);
-    fputs("\" y2=\"", f);
-    num(f, mt + ph);
-    fputs("\"/>\n<text class=\"axis\" x=\"", f);
+    x_baseline(f, ml, pw, mt + ph);
+    fputs("\n<text class=\"axis\" x=\"", f);
     num(f, ml + pw / 2);
     fputs("\" y=\"", f);
     num(f, height - 18);
@@ -884,15 +891,9 @@ int sb_svg_plot(FILE *f, const sb_plot *p)
         axis_value(f, fabs(v) < 1e-12 ? 0 : v);
         fputs("</text>", f);
     }
-    fputs("\n<line class=\"base\" x1=\"", f);
-    num(f, ml);
-    fputs("\" x2=\"", f);
-    num(f, ml + pw);
-    fputs("\" y1=\"", f);
-    num(f, mt + ph);
-    fputs("\" y2=\"", f);
-    num(f, mt + ph);
-    fputs("\"/><line class=\"base\" x1=\"", f);
+    fputc('\n', f);
+    x_baseline(f, ml, pw, mt + ph);
+    fputs("<line class=\"base\" x1=\"", f);
     num(f, ml);
     fputs("\" x2=\"", f);
     num(f, ml);

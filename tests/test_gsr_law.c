@@ -11,6 +11,7 @@
  * next to each case.
  */
 #include "tests/sb_test.h"
+#include "tests/sb_sample.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -70,33 +71,9 @@ static void table_1_of_bayer_diaconis(void **state)
     sb_gsr_law_free(law);
 }
 
-/* The next order in lexicographic order; 0 after the last. */
-static int next_order(unsigned *d, size_t n)
-{
-    if (n < 2)
-        return 0;
-    size_t i = n - 1;
-    while (i > 0 && d[i - 1] > d[i])
-        i--;
-    if (i == 0)
-        return 0;
-    size_t j = n - 1;
-    while (d[j] < d[i - 1])
-        j--;
-    unsigned t = d[i - 1];
-    d[i - 1] = d[j];
-    d[j] = t;
-    for (size_t a = i, b = n - 1; a < b; a++, b--) {
-        t = d[a];
-        d[a] = d[b];
-        d[b] = t;
-    }
-    return 1;
-}
-
 /* Rising sequences of the deck d (d[i]: the card at position i): one,
    plus one for every card c whose successor c + 1 lies above it. */
-static size_t rising_sequences(const unsigned *d, size_t n)
+static size_t rising_sequences(const sb_card *d, size_t n)
 {
     size_t pos[8];
     for (size_t i = 0; i < n; i++)
@@ -111,9 +88,9 @@ static size_t rising_sequences(const unsigned *d, size_t n)
    formula, summed into tv and sep without the Eulerian numbers. */
 static void brute_force(size_t n, unsigned k, mpq_t tv, mpq_t sep)
 {
-    unsigned d[8];
+    sb_card d[8];
     for (size_t i = 0; i < n; i++)
-        d[i] = (unsigned)i;
+        d[i] = (sb_card)i;
     mpq_t p, u, diff, min;
     mpq_inits(p, u, diff, min, NULL);
     mpz_t fact;
@@ -134,7 +111,7 @@ static void brute_force(size_t n, unsigned k, mpq_t tv, mpq_t sep)
             mpq_add(tv, tv, diff);
         if (mpq_cmp(p, min) < 0)
             mpq_set(min, p);
-    } while (next_order(d, n));
+    } while (next_perm(d, n));
     mpq_set_z(p, fact);
     mpq_mul(sep, min, p);
     mpq_set_ui(p, 1, 1);
