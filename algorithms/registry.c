@@ -65,11 +65,17 @@ const sb_shuffle_type *sb_shuffle_find(const char *name)
    mode alone needs): that changed the samples of fisher-yates-mod on
    every source, and those of a plug-in drawing sb_rand_mod on any source
    but the built-in generator (which already drew the value).  Whether a
-   plug-in calls it cannot be known, so all plug-in runs there moved. */
+   plug-in calls it cannot be known, so all plug-in runs there moved.
+   Version 4 made the linear congruential generators and reseed32:NAME
+   random access (src/base/rng.h): a run of more than one chunk on them
+   draws other words, whatever its algorithm. */
 int sb_stream_version(const char *algorithm, int plugin, const char *rng)
 {
     if (!algorithm)
         return 2;
+    if (rng && strcmp(rng, SB_RNG_DEFAULT) != 0
+        && sb_rng_name_random_access(rng))
+        return 4;
     if (plugin)
         return !rng || strcmp(rng, SB_RNG_DEFAULT) == 0 ? 2 : 3;
     return strcmp(algorithm, sb_shuffle_fisher_yates_mod.name) == 0 ? 3 : 2;

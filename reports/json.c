@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/rng.h"
 #include "reports/tables.h"
 #include "shufflebias/status.h"
 
@@ -377,6 +378,11 @@ json_t *sb_report_json_with(const sb_report *rep, const sb_render_opts *o)
                             json_integer((json_int_t)run->rng_seed));
         json_object_set_new(root, "rng_seed_bits",
                             json_integer(run->rng_seed_bits));
+        /* A source that is one stream, made in order on one thread, and
+           why (src/base/rng.h). */
+        const char *order = sb_rng_sequential_why(run->rng);
+        if (order)
+            json_object_set_new(root, "rng_sequential", json_string(order));
     } else {
         json_object_set_new(root, "rng", json_null());
     }
@@ -487,6 +493,10 @@ json_t *sb_report_json_with(const sb_report *rep, const sb_render_opts *o)
                                 json_integer(run->threads_wanted));
         json_object_set_new(root, "memory", mem);
     }
+    /* The processes that shared the run (an MPI job's ranks): how it was
+       made, like its threads, not what it found. */
+    json_object_set_new(root, "ranks",
+                        json_integer(run->ranks ? run->ranks : 1));
     json_t *timing = json_object();
     json_object_set_new(timing, "seconds", json_real(run->seconds));
     json_object_set_new(timing, "threads", json_integer(run->threads));

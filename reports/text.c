@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "shufflebias/status.h"
+#include "base/rng.h"
 
 void sb_render_count(char *buf, size_t len, uint64_t count)
 {
@@ -286,6 +287,9 @@ static int render_summary(FILE *f, const sb_report *rep, int timing,
     else
         fprintf(f, "  rng        %s (stream version %d)\n", run->rng,
                 run->stream_version);
+    const char *order = run->rng ? sb_rng_sequential_why(run->rng) : NULL;
+    if (order)
+        fprintf(f, "             (%s)\n", order);
     if (run->part_end)
         fprintf(f, "  part       chunks %" PRIu64 " to %" PRIu64 " of a run "
                 "of %" PRIu64 " samples (merge the parts with 'shufflebias "
@@ -324,8 +328,11 @@ static int render_summary(FILE *f, const sb_report *rep, int timing,
        made before it. */
     const double rate = run->seconds > 0 ? (double)(run->done - run->resumed)
                                            / run->seconds : 0.0;
-    char threads[32] = "";
-    if (run->threads > 1)
+    char threads[64] = "";
+    if (run->ranks > 1)
+        snprintf(threads, sizeof threads, " on %u ranks of %u thread%s",
+                 run->ranks, run->threads, run->threads > 1 ? "s" : "");
+    else if (run->threads > 1)
         snprintf(threads, sizeof threads, " on %u threads", run->threads);
     if (!run->merged_files && timing)
         fprintf(f, "  time       %.2f s (%.3g samples/s%s)%s\n",

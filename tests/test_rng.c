@@ -196,15 +196,21 @@ static void rand15_check_values(void **state)
     sb_rng *rng;
     sb_src src;
     assert_int_equal(sb_rng_open(&rng, "rand15", 1), SB_OK);
-    assert_false(sb_rng_random_access(rng));
+    assert_true(sb_rng_random_access(rng));
     assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
     assert_int_equal(sb_draw_bits(&src, 15), 41);
     assert_int_equal(sb_draw_bits(&src, 15), 18467);
     assert_int_equal(sb_draw_bits(&src, 15), 6334);
     assert_int_equal(sb_draw_bits(&src, 15), 26500);
-    /* Sequential: chunks must come in order. */
+    /* Random access by jump-ahead within the run's chunks: one chunk
+       until told otherwise, then any of them in any order, chunk 0
+       always the stream from srand(1). */
     assert_int_equal(sb_rng_chunk(rng, 5, &src), SB_EINVAL);
+    sb_rng_set_chunks(rng, 8);
+    assert_int_equal(sb_rng_chunk(rng, 5, &src), SB_OK);
     assert_int_equal(sb_rng_chunk(rng, 1, &src), SB_OK);
+    assert_int_equal(sb_rng_chunk(rng, 0, &src), SB_OK);
+    assert_int_equal(sb_draw_bits(&src, 15), 41);
     sb_rng_close(rng);
 }
 
@@ -348,7 +354,13 @@ typedef struct seen {
     unsigned bits, weighted, bitsed;
 } seen;
 
-static uint64_t seen_below(sb_src *s, uint64_t n) { (void)s; (void)n; fail(); return 0; }
+static uint64_t seen_below(sb_src *s, uint64_t n)
+{
+    (void)s;
+    (void)n;
+    fail();
+    return 0;
+}
 static uint64_t seen_bits(sb_src *s, unsigned k)
 {
     seen *v = s->impl;
@@ -601,7 +613,8 @@ static void batch_sizes_keep_products_under_the_cap(void **state)
                         (uint64_t)1 << 27, ((uint64_t)1 << 27) + 1,
                         (uint64_t)1 << 40, ~(uint64_t)0 };
     for (uint64_t i = 0; i < ((uint64_t)1 << 20) + 6; i++) {
-        const uint64_t hi = i < (uint64_t)1 << 20 ? i + 1 : tops[i - ((uint64_t)1 << 20)];
+        const uint64_t top = (uint64_t)1 << 20;
+        const uint64_t hi = i < top ? i + 1 : tops[i - top];
         const unsigned size = sb_batch_size(hi);
         assert_true(size >= 1 && size <= SB_BATCH_MAX);
         if (size == 1)

@@ -381,9 +381,9 @@ static void damaged_files_are_refused(void **state)
     write_bytes(bad, (const unsigned char *)"{\"json\": true}\n", 15);
     refused(bad, SB_EINVAL, "not a shufflebias state file");
     memcpy(copy, good, size);
-    copy[8] = 2;
+    copy[8] = SB_STATE_FORMAT + 1;
     write_bytes(bad, copy, size);
-    refused(bad, SB_EINVAL, "state format 2");
+    refused(bad, SB_EINVAL, "state format 3");
     /* Sealed again after damage: the fields themselves are checked.  The
        first string is the algorithm's name, its length at byte 24: a
        length past the end. */

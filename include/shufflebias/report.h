@@ -21,7 +21,7 @@ extern "C" {
    run records its own (sb_run_info.stream_version): the version in which
    the decks of its algorithm on its source last changed, older for what
    did not change (docs/guarantees.md). */
-#define SB_STREAM_VERSION 3
+#define SB_STREAM_VERSION 4
 
 /* How many messages about bad samples a report keeps, and how long. */
 #define SB_INPUT_LISTED 20u
@@ -102,7 +102,10 @@ typedef struct sb_run_info {
     uint64_t memory_budget, memory_estimate;
     unsigned threads_wanted;
     /* Timing: nothing else depends on these. */
-    unsigned threads;          /* threads that made samples */
+    unsigned threads;          /* threads that made samples (in each
+                                  process of a run split between ranks) */
+    unsigned ranks;            /* processes that shared the run (MPI
+                                  ranks), 1 for one */
     uint64_t resumed;          /* of 'done', samples counted before this
                                   session (a resumed run): not timed */
     double seconds;            /* wall-clock time */

@@ -35,7 +35,28 @@ typedef struct sb_cli {
                                          for a shell, before any option
                                          parser reorders argv (for the
                                          pages to state); NULL: unknown */
+    sb_team *team;                    /* the ranks of the MPI job this
+                                         process is one of, NULL: alone
+                                         (src/cli/ranks.c) */
 } sb_cli;
+
+/* The ranks of an MPI job (src/cli/ranks.c, docs/scale.md). */
+typedef struct sb_cli_ranks sb_cli_ranks;
+/* Join the MPI job a launcher (mpirun, srun) started this process in:
+   SB_OK with *out NULL when none did, or with the job's ranks.  Ranks
+   but the first then write nothing to standard output, and keep their
+   standard error to say why they failed.  Another status, said, when
+   the job cannot be joined (or the build has no MPI). */
+int sb_cli_ranks_open(int *argc, char ***argv, sb_cli_ranks **out);
+/* The threads a rank runs by default: the processors it may run on (a
+   launcher binds each rank to its own, unless told otherwise). */
+unsigned sb_cli_ranks_threads(void);
+/* The ranks as a team of the engine, NULL for a job of one or none. */
+sb_team *sb_cli_ranks_team(sb_cli_ranks *r);
+/* Leave the job with the command's exit code 'code', returned: a rank
+   that failed before any run began tells the others why first, so that
+   none waits for it.  NULL 'r': nothing to do. */
+int sb_cli_ranks_close(sb_cli_ranks *r, int code);
 
 typedef int (*sb_cli_command)(const sb_cli *cli, int argc, char **argv);
 

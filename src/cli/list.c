@@ -50,6 +50,25 @@ static void param_str(const sb_param_def *p, char *buf, size_t len)
     snprintf(buf + used, len - used, ")");
 }
 
+/* GSL's generators that are random access ('random_access' 1) or made
+   in order (0), wrapped at 78 columns after an indent of 3. */
+static void print_gsl(int random_access)
+{
+    size_t col = 3;
+    for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++) {
+        if (sb_rng_name_random_access((*t)->name) != random_access)
+            continue;
+        size_t w = strlen((*t)->name) + 1;
+        if (col + w > 78) {
+            printf("\n   ");
+            col = 3;
+        }
+        printf(" %s", (*t)->name);
+        col += w;
+    }
+    printf("\n");
+}
+
 static void list_text(void)
 {
     printf("algorithms:\n");
@@ -76,18 +95,15 @@ static void list_text(void)
     printf("  GSL generators: one stream per run, seeded once with "
            "gsl_rng_set (a 32-bit\n  seed; GSL puts its default in place "
            "of 0); outputs above the largest power\n  of two in a "
-           "generator's range are redrawn, so every bit used is uniform:\n   ");
-    size_t col = 3;
-    for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++) {
-        size_t w = strlen((*t)->name) + 1;
-        if (col + w > 78) {
-            printf("\n   ");
-            col = 3;
-        }
-        printf(" %s", (*t)->name);
-        col += w;
-    }
-    printf("\n");
+           "generator's range are redrawn, so every bit used is uniform.\n"
+           "  Linear congruential ones jump ahead to any chunk (random "
+           "access: every\n  thread and MPI rank, the same counts as one "
+           "thread):\n   ");
+    print_gsl(1);
+    printf("  The others have no jump-ahead here: their chunks are made in "
+           "order, on one\n  thread, and an MPI job refuses them ('list "
+           "--json' says why for each):\n   ");
+    print_gsl(0);
 }
 
 static int list_json(void)
@@ -134,10 +150,18 @@ static int list_json(void)
     for (const sb_rng_info *b = sb_rng_builtin; b->name; b++)
         json_array_append_new(rngs, json_pack("{s:s, s:s}", "name", b->name,
                                               "summary", b->summary));
-    for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++)
-        json_array_append_new(rngs, json_pack("{s:s, s:s}", "name",
-                                              (*t)->name, "summary",
-                                              "GSL generator"));
+    for (const sb_rng_info *b = sb_rng_builtin; b->name; b++)
+        json_object_set_new(json_array_get(rngs, (size_t)(b - sb_rng_builtin)),
+                            "random_access", json_true());
+    for (const gsl_rng_type **t = gsl_rng_types_setup(); *t; t++) {
+        const char *why = sb_rng_sequential_why((*t)->name);
+        json_t *o = json_pack("{s:s, s:s, s:b}", "name", (*t)->name,
+                              "summary", "GSL generator", "random_access",
+                              why == NULL);
+        if (why)
+            json_object_set_new(o, "sequential", json_string(why));
+        json_array_append_new(rngs, o);
+    }
     json_object_set_new(root, "algorithms", algs);
     json_object_set_new(root, "statistics", stats);
     json_object_set_new(root, "rngs", rngs);

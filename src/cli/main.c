@@ -103,11 +103,23 @@ int main(int argc, char **argv)
     }
     const sb_command *c = sb_command_find(argv[1]);
     if (c) {
+        sb_cli_ranks *ranks;
+        if (sb_cli_ranks_open(&argc, &argv, &ranks) != 0)
+            return SB_EXIT_USAGE;
+        sb_team *team = sb_cli_ranks_team(ranks);
         /* The command as typed, before its option parser reorders argv:
            the HTML pages state it. */
         char *line = sb_cli_command_line("shufflebias", argc - 1, argv + 1);
-        const sb_cli cli = { "shufflebias", &stop_requested, line };
-        int code = c->run(&cli, argc - 1, argv + 1);
+        const sb_cli cli = { "shufflebias", &stop_requested, line, team };
+        int code;
+        if (team && strcmp(c->name, "test") != 0) {
+            sb_cli_error("'%s' runs as one process: of the commands, only "
+                         "'test' shares its run between the ranks of an "
+                         "MPI job", c->name);
+            code = SB_EXIT_USAGE;
+        } else {
+            code = c->run(&cli, argc - 1, argv + 1);
+        }
         free(line);
         /* A report that did not reach standard output is an error,
            whatever the verdict (a full disk, a closed pipe); said
@@ -121,14 +133,15 @@ int main(int argc, char **argv)
                     sb_cli_error("interrupted while the report was "
                                  "written: what was written is cut "
                                  "short");
-                return SB_EXIT_INTERRUPTED;
+                code = SB_EXIT_INTERRUPTED;
+            } else {
+                if (code != SB_EXIT_USAGE)
+                    sb_cli_error("cannot write standard output: %s",
+                                 strerror(errno));
+                code = SB_EXIT_USAGE;
             }
-            if (code != SB_EXIT_USAGE)
-                sb_cli_error("cannot write standard output: %s",
-                             strerror(errno));
-            return SB_EXIT_USAGE;
         }
-        return code;
+        return sb_cli_ranks_close(ranks, code);
     }
     unknown_command(argv[1]);
     return SB_EXIT_USAGE;

@@ -414,10 +414,12 @@ static int parse(int argc, char **argv, test_options *o)
     }
     if (o->part) {
         o->escalate = 0;
-        if (strcmp(o->rng, SB_RNG_DEFAULT) != 0) {
-            sb_cli_error("test: --part needs the random-access source '%s': "
-                         "'%s' is one stream, so part I would make every "
-                         "chunk before its own", SB_RNG_DEFAULT, o->rng);
+        const char *why = sb_rng_sequential_why(o->rng);
+        if (why) {
+            sb_cli_error("test: --part needs a random-access source (such "
+                         "as '%s'; shufflebias list): '%s' is one stream, "
+                         "%s, so part I would make every chunk before its "
+                         "own", SB_RNG_DEFAULT, o->rng, why);
             return -1;
         }
     }
@@ -782,12 +784,53 @@ static int plan_run(const test_options *o, sb_run_config *cfg,
     return 1;
 }
 
+/* A run shared between the ranks of an MPI job: one seed for all, the
+   first rank's when none is given; the other ranks quiet, writing no
+   file and diagnosing nothing (the first does, for the job).  Runs only
+   where every rank's options are the same, so that every rank shares
+   the seed or none does.  0, or -1 after printing the error. */
+static int join_ranks(sb_team *team, test_options *o)
+{
+    if (o->exec || o->input) {
+        sb_cli_error("--%s reads one stream of samples: run it without "
+                     "mpirun", o->exec ? "exec" : "input");
+        return -1;
+    }
+    if (!o->seed_given && !o->resume) {
+        unsigned char word[8], *p = word;
+        size_t n = sizeof word;
+        const uint64_t seed = team->rank == 0 ? sb_cli_fresh_seed() : 0;
+        for (int i = 0; i < 8; i++)
+            word[i] = (unsigned char)(seed >> (8 * i));
+        if (team->share(team->ctx, &p, &n) != SB_OK || n != sizeof word) {
+            sb_cli_error("the ranks could not share a seed");
+            if (p != word)
+                free(p);
+            return -1;
+        }
+        o->seed = 0;
+        for (int i = 0; i < 8; i++)
+            o->seed |= (uint64_t)p[i] << (8 * i);
+        o->seed_given = 1;
+        if (p != word)
+            free(p);
+    }
+    if (team->rank != 0) {
+        o->json = o->csv = o->html = NULL;
+        o->quiet = 1;
+        o->no_diagnosis = 1;
+    }
+    return 0;
+}
+
 int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
 {
     test_options o;
     int prc = parse(argc, argv, &o);
     if (prc != 0)
         return prc > 0 ? SB_EXIT_PASS : SB_EXIT_USAGE;
+    if (cli->team && join_ranks(cli->team, &o) != 0)
+        return SB_EXIT_USAGE;
     if (check_outputs(&o) != 0 || check_html(&o) != 0)
         return SB_EXIT_USAGE;
     o.command_line = cli->command_line;
@@ -818,9 +861,12 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
         .seed = o.seed_given ? o.seed : sb_cli_fresh_seed(),
         .rng = o.rng,
         .plugin = o.plugin,
-        .threads = o.threads ? o.threads : sb_cli_threads_default(),
+        .threads = o.threads ? o.threads
+                 : cli->team ? sb_cli_ranks_threads()
+                             : sb_cli_threads_default(),
         .stop = cli->stop,
         .memory = o.memory,
+        .team = cli->team,
     };
     sb_cli_keep keep = { .path = o.state,
                                .resume = o.resume ? &resumed : NULL,

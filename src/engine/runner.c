@@ -50,6 +50,9 @@
    check for a checkpoint, in milliseconds. */
 #define TICK_MS 200
 
+/* How often a member of a team asks whether another one stopped. */
+#define POLL_SECONDS 0.02
+
 double sb_now(void)
 {
     struct timespec ts;
@@ -105,6 +108,7 @@ void sb_run_counts_free(sb_run_counts *c, const sb_stat_type *const *stats,
             if (c->acc[i])
                 stats[i]->free(c->acc[i]);
     free(c->acc);
+    free(c->rng_state);
     sb_chunks_free(&c->chunks);
     memset(c, 0, sizeof *c);
 }
@@ -125,6 +129,7 @@ typedef struct worker {
                               sequential stream */
     void **acc;            /* one accumulator per statistic */
     sb_card *block;        /* SB_BLOCK_SAMPLES samples */
+    sb_rng_cursor *cursor; /* this thread's place in the source */
     _Atomic uint64_t done; /* samples counted, read for progress */
     int status;            /* SB_OK, or what ended this thread's work */
     int alg_failed;        /* 'status' was returned by run() */
@@ -162,6 +167,13 @@ typedef struct pool {
     pthread_t caller;      /* the thread that called sb_run */
     uint64_t target;       /* samples this run makes and counts: the run's,
                               or a part's share (resumed ones included) */
+    uint64_t own;          /* of them, this member's share of a team's
+                              (all of them alone), for progress */
+    const sb_run_counts *resume;  /* the resumed counts this process
+                              holds: the run's, or NULL on a team's
+                              members but the first */
+    sb_team *team;         /* NULL: this process alone */
+    double last_poll;      /* when the caller last asked the team */
     uint64_t budget;       /* the memory budget, and the estimate of the */
     uint64_t estimate;     /* run's need on n_workers threads */
     unsigned threads_wanted; /* threads asked for, when fewer fit */
@@ -175,10 +187,27 @@ static int stop_requested(pool *p)
 {
     if (atomic_load_explicit(&p->stopping, memory_order_relaxed))
         return 1;
-    if (p->cfg->stop && *p->cfg->stop
-        && pthread_equal(pthread_self(), p->caller)) {
+    if (!pthread_equal(pthread_self(), p->caller))
+        return 0;
+    if (p->cfg->stop && *p->cfg->stop) {
         atomic_store_explicit(&p->stopping, 1, memory_order_relaxed);
+        /* The other members of a team stop too. */
+        if (p->team)
+            p->team->stop_all(p->team->ctx);
         return 1;
+    }
+    /* Another member stopped: asked at most every POLL_SECONDS, as the
+       caller asks between blocks or chunks. */
+    if (p->team) {
+        const double now = sb_now();
+        if (now - p->last_poll >= POLL_SECONDS) {
+            p->last_poll = now;
+            if (p->team->stopped(p->team->ctx)) {
+                atomic_store_explicit(&p->stopping, 1,
+                                      memory_order_relaxed);
+                return 1;
+            }
+        }
     }
     return 0;
 }
@@ -281,7 +310,7 @@ static int make_chunk(pool *p, worker *w, uint64_t c, int count)
     const size_t len = p->shape.len;
     void *state = count ? w->alg_state : w->skip_state;
     sb_src src;
-    int rc = sb_rng_chunk(p->rng, c, &src);
+    int rc = sb_rng_cursor_chunk(w->cursor, c, &src);
     if (rc != SB_OK)
         return rc;
     if (cfg->alg->reset)
@@ -358,6 +387,29 @@ static void free_accumulators(const sb_run_config *cfg, worker *w)
     w->acc = NULL;
 }
 
+/* A sequential source's place, with the counts of a checkpoint: its
+   one thread is between chunks.  A generator with no state to save
+   keeps none; the run resumed then makes its chunks again. */
+static int keep_place(pool *p, sb_run_counts *out)
+{
+    size_t len = 0;
+    uint64_t next;
+    int rc = sb_rng_save(p->rng, &next, NULL, 0, &len);
+    if (rc == SB_ENOTSUP || (rc != SB_OK && rc != SB_ERANGE))
+        return SB_OK;
+    out->rng_state = malloc(len ? len : 1);
+    if (!out->rng_state)
+        return SB_ENOMEM;
+    if (sb_rng_save(p->rng, &next, out->rng_state, len, &len) != SB_OK) {
+        free(out->rng_state);
+        out->rng_state = NULL;
+        return SB_OK;
+    }
+    out->rng_len = len;
+    out->rng_next = next;
+    return SB_OK;
+}
+
 /* The counts so far, merged into 'out': the resumed ones and every
    thread's.  Threads must be parked or finished.  For a checkpoint the
    counts go into fresh accumulators ('take' 0: the threads go on with
@@ -378,8 +430,8 @@ static int collect(pool *p, int take, sb_run_counts *out)
         if (rc != SB_OK)
             return rc;
     }
-    if (cfg->resume)
-        rc = sb_run_counts_merge(out, cfg->resume, cfg->stats, cfg->n_stats);
+    if (p->resume)
+        rc = sb_run_counts_merge(out, p->resume, cfg->stats, cfg->n_stats);
     for (unsigned t = first; t < p->n_workers && rc == SB_OK; t++) {
         const sb_run_counts part = worker_counts(p, &p->w[t]);
         rc = sb_run_counts_merge(out, &part, cfg->stats, cfg->n_stats);
@@ -389,6 +441,8 @@ static int collect(pool *p, int take, sb_run_counts *out)
     uint64_t shared;
     if (rc == SB_OK)
         rc = sb_chunks_union(&out->chunks, &p->base.chunks, &shared);
+    if (rc == SB_OK && p->sequential && cfg->checkpoint)
+        rc = keep_place(p, out);
     if (rc != SB_OK)
         sb_run_counts_free(out, cfg->stats, cfg->n_stats);
     return rc;
@@ -418,7 +472,8 @@ static void checkpoint(pool *p)
 
 static int checkpoint_due(const pool *p)
 {
-    return p->cfg->checkpoint
+    /* A team saves once, with every member's counts, when it ends. */
+    return p->cfg->checkpoint && !p->team
         && sb_now() - p->last_checkpoint >= p->cfg->checkpoint_seconds;
 }
 
@@ -429,8 +484,7 @@ static void show_progress(pool *p)
     if (p->cfg->progress)
         p->cfg->progress(p->cfg->progress_ctx,
                          samples_done(p) - p->base.done,
-                         p->target > p->base.done ? p->target - p->base.done
-                                                  : 0);
+                         p->own > p->base.done ? p->own - p->base.done : 0);
 }
 
 /* One thread's work: chunk after chunk until there is none. */
@@ -565,6 +619,7 @@ static int worker_init(const sb_run_config *cfg, const sb_shape *shape,
 
 static void worker_free(const sb_run_config *cfg, worker *w)
 {
+    sb_rng_cursor_close(w->cursor);
     if (w->acc)
         for (size_t i = 0; i < cfg->n_stats; i++)
             if (w->acc[i])
@@ -655,6 +710,26 @@ static int fit_memory(pool *p, const sb_shape *shape, unsigned *threads,
     return SB_OK;
 }
 
+/* Whether a sequential stream may go on from the place saved with the
+   counts 'c' of a run resumed: every chunk it would skip to get there
+   was counted (or is not the run's to count). */
+static int place_fits(const pool *p, const sb_run_counts *c)
+{
+    if (!c->rng_len || c->rng_next > p->end)
+        return 0;
+    for (uint64_t k = p->lo; k < c->rng_next; k++)
+        if (!sb_chunks_has(&c->chunks, k))
+            return 0;
+    return 1;
+}
+
+/* The samples of chunks [lo, end) of a run of 'samples'. */
+static uint64_t span_samples(uint64_t lo, uint64_t end, uint64_t samples)
+{
+    const uint64_t a = lo * SB_CHUNK_SAMPLES, b = end * SB_CHUNK_SAMPLES;
+    return (b < samples ? b : samples) - (a < samples ? a : samples);
+}
+
 /* Everything a run needs before its first sample: the source, the
    threads' states and accumulators.  On failure 'err' says why. */
 static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
@@ -666,6 +741,8 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
     p->check = !cfg->feed && (cfg->plugin || cfg->check_samples);
     p->caller = pthread_self();
     p->target = cfg->samples;
+    p->team = cfg->team && cfg->team->size > 1 ? cfg->team : NULL;
+    p->resume = !p->team || p->team->rank == 0 ? cfg->resume : NULL;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->go, NULL);
@@ -678,21 +755,36 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
         if (rc != SB_OK)
             return rc;
         p->sequential = !sb_rng_random_access(p->rng);
+        /* Where a jump-ahead generator's chunks begin. */
+        sb_rng_set_chunks(p->rng, sb_chunk_count(
+            cfg->stream_samples ? cfg->stream_samples : cfg->samples));
+        if (p->team && p->sequential) {
+            const char *why = sb_rng_sequential_why(cfg->rng);
+            snprintf(err, len, "randomness source '%s' cannot be shared "
+                     "between ranks: %s; run it without mpirun, or choose "
+                     "a source that is random access (shufflebias list)",
+                     cfg->rng, why ? why : "it is one sequential stream");
+            return SB_EINVAL;
+        }
         const uint64_t chunks = sb_chunk_count(cfg->samples);
         p->end = cfg->end_chunk && cfg->end_chunk < chunks ? cfg->end_chunk
                                                            : chunks;
         p->lo = cfg->first_chunk;
-        const uint64_t lo = p->lo * SB_CHUNK_SAMPLES;
-        const uint64_t hi = p->end * SB_CHUNK_SAMPLES;
-        p->target = (hi < cfg->samples ? hi : cfg->samples)
-                  - (lo < cfg->samples ? lo : cfg->samples);
+        p->target = span_samples(p->lo, p->end, cfg->samples);
+        p->own = p->target;
+        if (p->team) {
+            /* This member's share of the chunks. */
+            sb_team_share(p->lo, p->end, p->team->rank, p->team->size,
+                          &p->lo, &p->end);
+            p->own = span_samples(p->lo, p->end, cfg->samples);
+        }
         /* A sequential stream is made from its start, whatever is
            counted. */
         p->next = p->sequential ? 0 : p->lo;
         p->whole_chunks = cfg->checkpoint != NULL;
-        if (cfg->resume) {
+        if (p->resume) {
             uint64_t shared;
-            int rc2 = sb_chunks_union(&p->base.chunks, &cfg->resume->chunks,
+            int rc2 = sb_chunks_union(&p->base.chunks, &p->resume->chunks,
                                       &shared);
             if (rc2 == SB_EINVAL) {
                 snprintf(err, len, "the counts to resume hold chunk %llu "
@@ -701,7 +793,13 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
             }
             if (rc2 != SB_OK)
                 goto nomem;
-            p->base.done = cfg->resume->done;
+            p->base.done = p->resume->done;
+            /* A sequential stream goes on from its saved place. */
+            if (p->sequential && place_fits(p, p->resume)
+                && sb_rng_restore(p->rng, p->resume->rng_next,
+                                  p->resume->rng_state, p->resume->rng_len)
+                   == SB_OK)
+                p->next = p->resume->rng_next;
         }
         /* More threads than chunks would only wait. */
         const uint64_t work = p->end > p->next ? p->end - p->next : 1;
@@ -709,6 +807,10 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
             threads = 1;
         else if (threads > work)
             threads = (unsigned)work;
+    } else if (p->team) {
+        snprintf(err, len, "samples from outside are read by one process: "
+                 "run --exec or --input without mpirun");
+        return SB_EINVAL;
     } else {
         threads = 1;
     }
@@ -721,7 +823,9 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
     memset(p->w, 0, threads * sizeof *p->w);
     for (unsigned t = 0; t < threads; t++) {
         p->w[t].pool = p;
-        if (worker_init(cfg, shape, p->sequential, &p->w[t]) != SB_OK)
+        if (worker_init(cfg, shape, p->sequential, &p->w[t]) != SB_OK
+            || (p->rng && sb_rng_cursor_open(p->rng, &p->w[t].cursor)
+                          != SB_OK))
             goto nomem;
     }
     return SB_OK;
@@ -908,9 +1012,11 @@ static int run_before_bad(const sb_run_config *cfg, uint64_t at,
     again.checkpoint = NULL;
     const int shorter = at > 1 && !cfg->resume && !cfg->first_chunk
                         && !cfg->end_chunk;
-    if (shorter)
+    if (shorter) {
         again.samples = at - 1;
-    else
+        if (!again.stream_samples)
+            again.stream_samples = cfg->samples;
+    } else
         again.threads = 1;
     int rc = sb_run(&again, rep, err, len);
     if (rc != SB_OK)
@@ -928,24 +1034,63 @@ static int run_before_bad(const sb_run_config *cfg, uint64_t at,
     return SB_OK;
 }
 
+/* A team's members but the first hold no counts after the run: they
+   hear from the first the run's outcome ('rc' there), its verdict and
+   how many samples it counted, and make the same decisions after it
+   (escalation) as the first.  Their report has no results.  The outcome,
+   with the reason in 'err' where it is not SB_OK. */
+static int hear_verdict(sb_team *team, sb_report *rep, int rc, char *err,
+                        size_t len)
+{
+    uint64_t w[3] = { (uint64_t)(int64_t)rc, (uint64_t)rep->verdict,
+                      rep->run.done };
+    if (sb_team_words(team, w, 3) != SB_OK) {
+        snprintf(err, len, "rank %u of %u: the ranks could not share the "
+                 "verdict", team->rank, team->size);
+        rc = SB_EIO;
+    } else if (team->rank != 0) {
+        rc = (int)(int64_t)w[0];
+        if (rc != SB_OK)
+            snprintf(err, len, "rank 0 of %u could not finish the report",
+                     team->size);
+        rep->verdict = (sb_verdict)w[1];
+        rep->run.done = w[2];
+        rep->run.partial = rep->run.done < rep->run.samples;
+    }
+    if (rc != SB_OK)
+        sb_report_release(rep);
+    return rc;
+}
+
 int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
 {
     memset(rep, 0, sizeof *rep);
     sb_shape shape;
+    int rc = SB_OK, pooled = 0;
+    pool p;
     if (cfg->feed) {
         shape = cfg->feed->shape;
+    } else if (sb_shuffle_check(cfg->alg, &cfg->args, err, len) != SB_OK) {
+        rc = SB_EINVAL;
     } else {
-        if (sb_shuffle_check(cfg->alg, &cfg->args, err, len) != SB_OK)
-            return SB_EINVAL;
         sb_shuffle_shape(cfg->alg, &cfg->args, &shape);
-        int rc = plugin_ready(cfg, &shape, err, len);
-        if (rc != SB_OK)
-            return rc;
+        rc = plugin_ready(cfg, &shape, err, len);
     }
-    pool p;
-    int rc = pool_init(&p, cfg, &shape, err, len);
+    if (rc == SB_OK) {
+        rc = pool_init(&p, cfg, &shape, err, len);
+        pooled = 1;
+    }
+    sb_team *team = cfg->team && cfg->team->size > 1 ? cfg->team : NULL;
+    if (team) {
+        /* Every member is ready, or none starts: a member that cannot
+           run must not leave the others waiting for its counts. */
+        char why[512];
+        snprintf(why, sizeof why, "%s", rc == SB_OK ? "" : err);
+        rc = sb_team_agree(team, rc, why, err, len);
+    }
     if (rc != SB_OK) {
-        pool_free(&p);
+        if (pooled)
+            pool_free(&p);
         return rc;
     }
 
@@ -955,8 +1100,19 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         feed_status = read_feed(&p, &ended);
     else
         rc = sample(&p, err, len);
-    /* Not after an interrupt: the run is ending, and says so. */
-    if (rc == SB_OK && p.bad && p.threads_used > 1 && !stop_requested(&p)) {
+    /* Not after an interrupt: the run is ending, and says so.  Nor on a
+       team, whose members would have to run again together: there the
+       bad sample is the first this member found, an error of the run. */
+    if (team && rc == SB_OK && p.bad) {
+        snprintf(err, len, "%s%s%s: sample %llu: %s",
+                 cfg->plugin ? "plug-in '" : "", cfg->plugin ? cfg->plugin
+                                                             : cfg->alg->name,
+                 cfg->plugin ? "'" : "", (unsigned long long)p.bad->at,
+                 p.bad->bad);
+        rc = SB_EINVAL;
+    }
+    if (!team && rc == SB_OK && p.bad && p.threads_used > 1
+        && !stop_requested(&p)) {
         const uint64_t at = p.bad->at;
         char why[sizeof p.bad->bad];
         snprintf(why, sizeof why, "%s", p.bad->bad);
@@ -964,8 +1120,20 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         return run_before_bad(cfg, at, why, rep, err, len);
     }
     sb_run_counts total;
+    /* A member whose work failed stops the others: the run ends. */
+    if (team && rc != SB_OK)
+        team->stop_all(team->ctx);
     if (rc == SB_OK)
         rc = collect(&p, 1, &total);
+    if (team) {
+        /* Every member's counts merged, on every member; or the first
+           member's failure, on every member. */
+        char why[512];
+        snprintf(why, sizeof why, "%s", rc == SB_OK ? "" : err[0] ? err
+                                        : sb_status_str(rc));
+        rc = sb_team_reduce(team, cfg->stats, cfg->n_stats, &shape,
+                            cfg->samples, rc, why, &total, err, len);
+    }
     if (rc == SB_OK && cfg->checkpoint && !cfg->feed && !p.bad) {
         /* The end, stopped or not (not after a bad sample: the threads
            left their chunks in the middle, and a state file holds whole
@@ -992,10 +1160,11 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
     rep->run.stream_version = sb_stream_version(
         cfg->alg ? cfg->alg->name : NULL, cfg->plugin != NULL, cfg->rng);
     rep->run.threads = p.threads_used ? p.threads_used : 1;
+    rep->run.ranks = team ? team->size : 1;
     rep->run.memory_budget = p.budget;
     rep->run.memory_estimate = p.estimate;
     rep->run.threads_wanted = p.threads_wanted;
-    rep->run.resumed = p.base.done;
+    rep->run.resumed = cfg->resume ? cfg->resume->done : 0;
     if (cfg->feed) {
         /* Read to the end: as many as there were. */
         rep->run.algorithm = cfg->feed->name;
@@ -1036,10 +1205,13 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
             rep->run.tally = total.tally;
         }
     }
-    rc = sb_report_results(rep, cfg->stats, cfg->n_stats, total.acc, done,
-                           err, len);
+    if (!team || team->rank == 0)
+        rc = sb_report_results(rep, cfg->stats, cfg->n_stats, total.acc,
+                               done, err, len);
     sb_run_counts_free(&total, cfg->stats, cfg->n_stats);
     pool_free(&p);
+    if (team)
+        rc = hear_verdict(team, rep, rc, err, len);
     if (rc != SB_OK)
         return rc;
     rep->run.seconds = sb_now() - start;

@@ -18,6 +18,7 @@
 #include "shufflebias/shuffle.h"
 #include "shufflebias/stat.h"
 #include "engine/chunks.h"
+#include "engine/team.h"
 #include "sources/feed.h"
 #include "stats/battery.h"
 
@@ -37,6 +38,12 @@ typedef struct sb_run_counts {
     uint64_t done;         /* samples counted */
     int has_tally;         /* 1 when the algorithm keeps a tally */
     sb_tally tally;        /* its tally over those samples */
+    /* A sequential source's place (sb_rng_save): its state before chunk
+       'rng_next', so that a resumed run goes on from there instead of
+       making the chunks before it again.  rng_len 0: none kept. */
+    unsigned char *rng_state;
+    size_t rng_len;
+    uint64_t rng_next;
 } sb_run_counts;
 
 typedef struct sb_run_config {
@@ -44,6 +51,10 @@ typedef struct sb_run_config {
     sb_shuffle_args args;           /* n and parameter values */
     /* >= 1; with a feed, 0 reads to the end of the input */
     uint64_t samples;
+    /* The samples of the run whose chunks a jump-ahead source spreads
+       over its period (src/base/rng.h), 0: 'samples'.  Set when a run
+       remakes the start of a longer one. */
+    uint64_t stream_samples;
     uint64_t seed;                  /* with a feed, only recorded */
     const char *rng;                /* a backend name (src/base/rng.h); NULL
                                        with a feed */
@@ -98,6 +109,13 @@ typedef struct sb_run_config {
        for), and is refused (SB_ENOMEM, the need in 'err') when one does
        not fit. */
     uint64_t memory;
+    /* The processes that share the run (src/engine/team.h), NULL or of
+       size 1: this one alone.  Each makes its share of the chunks; all
+       end with the same merged counts and the same report.  Refused on
+       a source that is one sequential stream, and with a feed.  With a
+       team, the state is saved only when the run ends (stopped or not),
+       with the merged counts. */
+    sb_team *team;
 } sb_run_config;
 
 /* Run 'cfg' and fill 'rep' (results allocated; release with

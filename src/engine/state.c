@@ -109,6 +109,38 @@ static void put_f64(out_buf *b, double v)
     put_u64(b, u);
 }
 
+/* The counts of a run: samples, tally, chunks, then each statistic's
+   name and accumulator (sb_stat_type.save). */
+static void put_counts(out_buf *b, const sb_run_counts *c,
+                       const sb_stat_type *const *stats, size_t n_stats)
+{
+    put_u64(b, c->done);
+    put_u64(b, (uint64_t)c->has_tally);
+    put_u64(b, c->tally.samples);
+    put_u64(b, c->tally.sum);
+    put_u64(b, c->tally.sum_sq);
+    put_u64(b, c->tally.max);
+    put_u64(b, c->chunks.count);
+    for (size_t k = 0; k < c->chunks.count; k++) {
+        put_u64(b, c->chunks.r[k].lo);
+        put_u64(b, c->chunks.r[k].hi);
+    }
+    put_u64(b, n_stats);
+    for (size_t i = 0; i < n_stats; i++) {
+        uint64_t *words = NULL;
+        size_t count = 0;
+        put_str(b, stats[i]->name);
+        if (stats[i]->save(c->acc[i], &words, &count) != SB_OK) {
+            b->failed = 1;
+            return;
+        }
+        put_u64(b, count);
+        for (size_t k = 0; k < count; k++)
+            put_u64(b, words[k]);
+        free(words);
+    }
+}
+
 static void put_payload(out_buf *b, const sb_state *st)
 {
     put_str(b, st->algorithm);
@@ -141,32 +173,31 @@ static void put_payload(out_buf *b, const sb_state *st)
     }
     put_u64(b, st->stage_seed);
     put_u64(b, st->stage_samples);
+    put_counts(b, &st->counts, st->stats, st->n_stats);
+    /* Format 2: a sequential source's place (sb_rng_save), or none. */
+    static const unsigned char zeros[8];
     const sb_run_counts *c = &st->counts;
-    put_u64(b, c->done);
-    put_u64(b, (uint64_t)c->has_tally);
-    put_u64(b, c->tally.samples);
-    put_u64(b, c->tally.sum);
-    put_u64(b, c->tally.sum_sq);
-    put_u64(b, c->tally.max);
-    put_u64(b, c->chunks.count);
-    for (size_t k = 0; k < c->chunks.count; k++) {
-        put_u64(b, c->chunks.r[k].lo);
-        put_u64(b, c->chunks.r[k].hi);
+    put_u64(b, c->rng_len ? c->rng_next : 0);
+    put_u64(b, c->rng_len);
+    if (c->rng_len) {
+        put_bytes(b, c->rng_state, c->rng_len);
+        put_bytes(b, zeros, (8 - c->rng_len % 8) % 8);
     }
-    put_u64(b, st->n_stats);
-    for (size_t i = 0; i < st->n_stats; i++) {
-        uint64_t *words = NULL;
-        size_t count = 0;
-        put_str(b, st->stats[i]->name);
-        if (st->stats[i]->save(c->acc[i], &words, &count) != SB_OK) {
-            b->failed = 1;
-            return;
-        }
-        put_u64(b, count);
-        for (size_t k = 0; k < count; k++)
-            put_u64(b, words[k]);
-        free(words);
+}
+
+int sb_counts_encode(const sb_run_counts *c,
+                     const sb_stat_type *const *stats, size_t n_stats,
+                     unsigned char **out, size_t *len)
+{
+    out_buf b = { 0 };
+    put_counts(&b, c, stats, n_stats);
+    if (b.failed) {
+        free(b.p);
+        return SB_ENOMEM;
     }
+    *out = b.p;
+    *len = b.len;
+    return SB_OK;
 }
 
 int sb_state_write(const char *path, const sb_state *st, char *err,
@@ -316,11 +347,132 @@ static int slurp(const char *path, unsigned char **data, size_t *size,
     return SB_OK;
 }
 
+/* The counts put_counts wrote, of a run of 'samples' on samples of
+   'shape': into 'c' and the statistics into 'stats' (room for
+   SB_STATE_STATS_MAX), as get_payload's status and reason. */
+static int get_counts(in_buf *b, sb_run_counts *c, const sb_shape *shape,
+                      uint64_t samples, const sb_stat_type **stats,
+                      size_t *n_stats, char *err, size_t len)
+{
+    c->done = get_u64(b);
+    c->has_tally = get_u64(b) != 0;
+    c->tally.samples = get_u64(b);
+    c->tally.sum = get_u64(b);
+    c->tally.sum_sq = get_u64(b);
+    c->tally.max = get_u64(b);
+    const uint64_t ranges = get_u64(b);
+    if (b->bad || ranges > (b->len - b->at) / 16) {
+        snprintf(err, len, "its list of chunks is damaged");
+        return SB_EINVAL;
+    }
+    /* Written sorted, apart from one another: read as such, each range
+       after the last one. */
+    for (uint64_t k = 0, last = 0; k < ranges; k++) {
+        const uint64_t lo = get_u64(b), hi = get_u64(b);
+        if (lo >= hi || hi > sb_chunk_count(samples)
+            || (k > 0 && lo <= last)
+            || sb_chunks_add(&c->chunks, lo, hi) != SB_OK) {
+            snprintf(err, len, "its list of chunks is damaged");
+            return SB_EINVAL;
+        }
+        last = hi;
+    }
+    if (c->done != sb_chunks_samples(&c->chunks, samples)) {
+        snprintf(err, len, "it counts %llu samples but its chunks hold %llu",
+                 (unsigned long long)c->done,
+                 (unsigned long long)sb_chunks_samples(&c->chunks,
+                                                       samples));
+        return SB_EINVAL;
+    }
+    const uint64_t listed = get_u64(b);
+    if (b->bad || listed < 1 || listed > SB_STATE_STATS_MAX) {
+        snprintf(err, len, "its list of statistics is damaged");
+        return SB_EINVAL;
+    }
+    c->acc = calloc((size_t)listed, sizeof *c->acc);
+    if (!c->acc) {
+        snprintf(err, len, "out of memory");
+        return SB_ENOMEM;
+    }
+    *n_stats = (size_t)listed;
+    for (size_t i = 0; i < *n_stats; i++) {
+        char name[128];
+        get_str(b, name, sizeof name);
+        const uint64_t count = get_u64(b);
+        if (b->bad || count > (b->len - b->at) / 8) {
+            snprintf(err, len, "its counts are cut short");
+            return SB_EINVAL;
+        }
+        const sb_stat_type *t = sb_stat_find(name);
+        if (!t) {
+            snprintf(err, len, "it holds the statistic '%s', which this "
+                     "version does not have", name);
+            return SB_ENOTFOUND;
+        }
+        for (size_t k = 0; k < i; k++)
+            if (stats[k] == t) {
+                snprintf(err, len, "it holds the statistic '%s' twice", name);
+                return SB_EINVAL;
+            }
+        stats[i] = t;
+        uint64_t *words = malloc(count ? (size_t)count * 8 : 1);
+        if (!words) {
+            snprintf(err, len, "out of memory");
+            return SB_ENOMEM;
+        }
+        for (uint64_t k = 0; k < count; k++)
+            words[k] = get_u64(b);
+        int rc = t->alloc(&c->acc[i], shape);
+        if (rc == SB_OK)
+            rc = t->load(c->acc[i], words, (size_t)count);
+        free(words);
+        if (rc != SB_OK) {
+            snprintf(err, len, "the counts of '%s' are damaged or do not "
+                     "fit %s samples of %zu cards", name,
+                     sb_kind_str(shape->kind), shape->n);
+            return SB_EINVAL;
+        }
+    }
+    return SB_OK;
+}
+
+int sb_counts_decode(const unsigned char *p, size_t n,
+                     const sb_stat_type *const *stats, size_t n_stats,
+                     const sb_shape *shape, uint64_t samples,
+                     sb_run_counts *c, char *err, size_t len)
+{
+    memset(c, 0, sizeof *c);
+    in_buf b = { p, n, 0, 0 };
+    const sb_stat_type *got[SB_STATE_STATS_MAX] = { 0 };
+    size_t n_got = 0;
+    int rc = get_counts(&b, c, shape, samples, got, &n_got, err, len);
+    if (rc == SB_OK && (n_got != n_stats
+                        || memcmp(got, stats, n_stats * sizeof *got) != 0)) {
+        snprintf(err, len, "they are counts of other statistics");
+        rc = SB_EINVAL;
+    } else if (rc == SB_OK && b.at != b.len) {
+        snprintf(err, len, "they have data after their end");
+        rc = SB_EINVAL;
+    }
+    if (rc != SB_OK) {
+        /* The accumulators made so far, of the statistics read. */
+        if (c->acc)
+            for (size_t i = 0; i < n_got; i++)
+                if (c->acc[i])
+                    got[i]->free(c->acc[i]);
+        free(c->acc);
+        sb_chunks_free(&c->chunks);
+        memset(c, 0, sizeof *c);
+    }
+    return rc;
+}
+
 /* The fields after the header: SB_OK; or, with the reason in 'err',
    SB_ENOTFOUND (a statistic this program does not have), SB_ENOMEM, or
    SB_EINVAL (anything else wrong with them).  The status is decided
    where the reason is written, so the two cannot disagree. */
-static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
+static int get_payload(in_buf *b, sb_state *st, uint64_t format, char *err,
+                       size_t len)
 {
     get_str(b, st->algorithm, sizeof st->algorithm);
     get_str(b, st->plugin, sizeof st->plugin);
@@ -388,84 +540,34 @@ static int get_payload(in_buf *b, sb_state *st, char *err, size_t len)
                  "samples");
         return SB_EINVAL;
     }
+    int rc = get_counts(b, &st->counts, &st->shape, st->stage_samples,
+                        st->stats, &st->n_stats, err, len);
+    if (rc != SB_OK)
+        return rc;
     sb_run_counts *c = &st->counts;
-    c->done = get_u64(b);
-    c->has_tally = get_u64(b) != 0;
-    c->tally.samples = get_u64(b);
-    c->tally.sum = get_u64(b);
-    c->tally.sum_sq = get_u64(b);
-    c->tally.max = get_u64(b);
-    const uint64_t ranges = get_u64(b);
-    if (b->bad || ranges > (b->len - b->at) / 16) {
-        snprintf(err, len, "its list of chunks is damaged");
-        return SB_EINVAL;
-    }
-    /* Written sorted, apart from one another: read as such, each range
-       after the last one. */
-    for (uint64_t k = 0, last = 0; k < ranges; k++) {
-        const uint64_t lo = get_u64(b), hi = get_u64(b);
-        if (lo >= hi || hi > sb_chunk_count(st->stage_samples)
-            || (k > 0 && lo <= last)
-            || sb_chunks_add(&c->chunks, lo, hi) != SB_OK) {
-            snprintf(err, len, "its list of chunks is damaged");
+    if (format >= 2) {
+        c->rng_next = get_u64(b);
+        const uint64_t n = get_u64(b);
+        if (b->bad || n > b->len - b->at
+            || c->rng_next > sb_chunk_count(st->stage_samples)) {
+            snprintf(err, len, "its source's saved place is damaged");
             return SB_EINVAL;
         }
-        last = hi;
-    }
-    if (c->done != sb_chunks_samples(&c->chunks, st->stage_samples)) {
-        snprintf(err, len, "it counts %llu samples but its chunks hold %llu",
-                 (unsigned long long)c->done,
-                 (unsigned long long)sb_chunks_samples(&c->chunks,
-                                                       st->stage_samples));
-        return SB_EINVAL;
-    }
-    const uint64_t n_stats = get_u64(b);
-    if (b->bad || n_stats < 1 || n_stats > SB_STATE_STATS_MAX) {
-        snprintf(err, len, "its list of statistics is damaged");
-        return SB_EINVAL;
-    }
-    c->acc = calloc((size_t)n_stats, sizeof *c->acc);
-    if (!c->acc) {
-        snprintf(err, len, "out of memory");
-        return SB_ENOMEM;
-    }
-    st->n_stats = (size_t)n_stats;
-    for (size_t i = 0; i < st->n_stats; i++) {
-        char name[128];
-        get_str(b, name, sizeof name);
-        const uint64_t count = get_u64(b);
-        if (b->bad || count > (b->len - b->at) / 8) {
-            snprintf(err, len, "its counts are cut short");
-            return SB_EINVAL;
-        }
-        const sb_stat_type *t = sb_stat_find(name);
-        if (!t) {
-            snprintf(err, len, "it holds the statistic '%s', which this "
-                     "version does not have", name);
-            return SB_ENOTFOUND;
-        }
-        for (size_t k = 0; k < i; k++)
-            if (st->stats[k] == t) {
-                snprintf(err, len, "it holds the statistic '%s' twice", name);
+        if (n) {
+            c->rng_state = malloc((size_t)n);
+            if (!c->rng_state) {
+                snprintf(err, len, "out of memory");
+                return SB_ENOMEM;
+            }
+            memcpy(c->rng_state, b->p + b->at, (size_t)n);
+            c->rng_len = (size_t)n;
+            b->at += (size_t)n;
+            const size_t pad = (8 - (size_t)n % 8) % 8;
+            if (b->len - b->at < pad) {
+                snprintf(err, len, "its source's saved place is damaged");
                 return SB_EINVAL;
             }
-        st->stats[i] = t;
-        uint64_t *words = malloc(count ? (size_t)count * 8 : 1);
-        if (!words) {
-            snprintf(err, len, "out of memory");
-            return SB_ENOMEM;
-        }
-        for (uint64_t k = 0; k < count; k++)
-            words[k] = get_u64(b);
-        int rc = t->alloc(&c->acc[i], &st->shape);
-        if (rc == SB_OK)
-            rc = t->load(c->acc[i], words, (size_t)count);
-        free(words);
-        if (rc != SB_OK) {
-            snprintf(err, len, "the counts of '%s' are damaged or do not "
-                     "fit %s samples of %zu cards", name,
-                     sb_kind_str(st->shape.kind), st->shape.n);
-            return SB_EINVAL;
+            b->at += pad;
         }
     }
     if (b->at != b->len) {
@@ -492,9 +594,10 @@ int sb_state_read(const char *path, sb_state *st, char *err, size_t len)
         head.at = sizeof magic;
         const uint64_t format = get_u64(&head);
         const uint64_t payload = get_u64(&head);
-        if (format != SB_STATE_FORMAT)
+        if (format < 1 || format > SB_STATE_FORMAT)
             snprintf(why, sizeof why, "state format %llu, this program "
-                     "reads %u", (unsigned long long)format, SB_STATE_FORMAT);
+                     "reads 1 to %u", (unsigned long long)format,
+                     SB_STATE_FORMAT);
         else if (payload > UINT64_MAX - HEADER_BYTES - TRAILER_BYTES)
             /* A length no file can have: said as it is, not as the small
                number its sum with the header wraps around to. */
@@ -517,7 +620,7 @@ int sb_state_read(const char *path, sb_state *st, char *err, size_t len)
             else {
                 in_buf b = { data + HEADER_BYTES, (size_t)payload, 0, 0 };
                 char inner[300];
-                status = get_payload(&b, st, inner, sizeof inner);
+                status = get_payload(&b, st, format, inner, sizeof inner);
                 if (status != SB_OK)
                     snprintf(why, sizeof why, "%s", inner);
             }

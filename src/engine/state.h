@@ -25,8 +25,9 @@
 #include "shufflebias/stat.h"
 #include "engine/runner.h"
 
-/* Bumped when the layout changes; older files are then refused. */
-#define SB_STATE_FORMAT 1u
+/* Bumped when the layout changes.  Format 2 added a sequential source's
+   saved place after the counts; format 1 files are still read. */
+#define SB_STATE_FORMAT 2u
 
 /* Statistics a state file may hold. */
 #define SB_STATE_STATS_MAX 32u
@@ -87,5 +88,20 @@ int sb_state_compatible(const sb_state *a, const sb_state *b, char *why,
 void sb_state_tests(const sb_state *st, char *out, size_t len);
 
 void sb_state_free(sb_state *st);
+
+/* A run's counts as bytes, to hand to another process (the ranks of an
+   MPI run, src/engine/team.h): the fields a state file keeps of them.
+   SB_OK with *out allocated (the caller frees it), or SB_ENOMEM. */
+int sb_counts_encode(const sb_run_counts *c,
+                     const sb_stat_type *const *stats, size_t n_stats,
+                     unsigned char **out, size_t *len);
+/* The counts sb_counts_encode made of a run of 'samples' on samples of
+   'shape' with 'stats', into 'c' (release with sb_run_counts_free).
+   SB_OK; or SB_EINVAL, SB_ENOTFOUND, SB_ENOMEM with the reason in 'err'
+   (damaged, or the counts of other statistics). */
+int sb_counts_decode(const unsigned char *p, size_t n,
+                     const sb_stat_type *const *stats, size_t n_stats,
+                     const sb_shape *shape, uint64_t samples,
+                     sb_run_counts *c, char *err, size_t len);
 
 #endif /* SB_ENGINE_STATE_H */
