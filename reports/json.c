@@ -510,6 +510,13 @@ json_t *sb_report_json_with(const sb_report *rep, const sb_render_opts *o)
     if (run->resumed)
         json_object_set_new(timing, "samples_resumed",
                             json_integer((json_int_t)run->resumed));
+    if (run->ranks > 1) {
+        /* The merge of the ranks' counts at the end (docs/scale.md). */
+        json_object_set_new(timing, "reduce_seconds",
+                            json_real(run->reduce_seconds));
+        json_object_set_new(timing, "reduce_bytes",
+                            json_integer((json_int_t)run->reduce_bytes));
+    }
     json_object_set_new(root, "timing", timing);
     return root;
 }

@@ -4,8 +4,10 @@
 SB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # The packages the build and the tests need, from Debian.  chromium (and a
-# font for it) shows the HTML reports to tests/test_pages.py.
+# font for it) shows the HTML reports to tests/test_pages.py; Open MPI
+# builds and runs the MPI jobs (docs/scale.md).
 SB_PACKAGES=(gcc make cmake pkg-config libgsl-dev libcmocka-dev libjansson-dev libgmp-dev libyaml-dev
+             libopenmpi-dev openmpi-bin
              groff-base g++ chromium fonts-dejavu-core)
 
 # Install whatever of SB_PACKAGES (and of "$@") is missing; 'apt-get update'

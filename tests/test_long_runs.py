@@ -83,6 +83,47 @@ class LongRuns(unittest.TestCase):
                              "3", "--samples", "70000", "--rng", "mt19937",
                              "--threads", "2", "--tests", "position")
         self.assertEqual(rep["timing"]["threads"], 1)
+        # And says why, in the JSON and in the text.
+        self.assertIn("19937-bit state has no jump-ahead",
+                      rep["rng_sequential"])
+        p = self.run_cli("test", "fisher-yates", "--n", "8", "--seed", "3",
+                         "--samples", "1000", "--rng", "mt19937")
+        self.assertIn("made in order on one thread", p.stdout)
+        p = self.run_cli("list")
+        self.assertIn("an MPI job refuses them", p.stdout)
+        # --part needs a source that starts at any chunk.
+        p = self.run_cli("test", "fisher-yates", "--seed", "3", "--rng",
+                         "mt19937", "--part", "1/2", codes=(2,))
+        self.assertIn("--part needs a random-access source", p.stderr)
+
+    def test_linear_congruential_sources_run_on_every_thread(self):
+        # rand() % n, as a C program makes it, on both cores: the same
+        # counts as on one thread (chunk k jumps ahead to its place in the
+        # generator's sequence), and the parts of a run merge to it.
+        for rng in ("rand15", "lcg32", "minstd", "rand48",
+                    "reseed32:mt19937"):
+            with self.subTest(rng=rng):
+                run = ["fisher-yates-mod", "--n", "52", "--seed", "11",
+                       "--samples", "300000", "--rng", rng, "--escalate",
+                       "0"]
+                one, _ = self.report("test", *run, "--threads", "1",
+                                     codes=(0, 1, 3))
+                two, _ = self.report("test", *run, "--threads", "2",
+                                     codes=(0, 1, 3))
+                self.assertEqual(two["timing"]["threads"], 2)
+                self.assertNotIn("rng_sequential", two)
+                self.assertEqual(two["stream_version"], 4)
+                self.assertEqual(counted(one), counted(two))
+        states = [self.path(f"lcg{i}.state") for i in (1, 2)]
+        common = ["fisher-yates-mod", "--n", "52", "--seed", "11",
+                  "--samples", "300000", "--rng", "rand15", "--quiet"]
+        for i, st in enumerate(states, 1):
+            self.run_cli("test", *common, "--part", f"{i}/2", "--state", st,
+                         codes=(0, 1, 3))
+        merged, _ = self.report("merge", *states, codes=(0, 1, 3))
+        whole, _ = self.report("test", *common[:-1], "--escalate", "0",
+                               codes=(0, 1, 3))
+        self.assertEqual(counted(merged), counted(whole))
 
     def test_interrupted_run_resumes_to_the_whole_report(self):
         samples = "3000000"

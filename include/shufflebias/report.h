@@ -106,6 +106,9 @@ typedef struct sb_run_info {
                                   process of a run split between ranks) */
     unsigned ranks;            /* processes that shared the run (MPI
                                   ranks), 1 for one */
+    double reduce_seconds;     /* ranks > 1: the counts' merge at the end,
+                                  as rank 0 timed it */
+    uint64_t reduce_bytes;     /* and the bytes of counts it received */
     uint64_t resumed;          /* of 'done', samples counted before this
                                   session (a resumed run): not timed */
     double seconds;            /* wall-clock time */

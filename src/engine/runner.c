@@ -145,6 +145,8 @@ typedef struct pool {
     int check;             /* check every sample and its guard words */
     uint64_t lo, end;      /* chunks counted: [lo, end) of the run's */
     uint64_t next;         /* the next chunk to hand out */
+    uint64_t epoch_end;    /* and the first one not to, before the team's
+                              next checkpoint (UINT64_MAX: none) */
     int whole_chunks;      /* stop between chunks only */
     worker *w;
     unsigned n_workers;
@@ -225,7 +227,8 @@ static int take_chunk(pool *p, uint64_t *chunk, int *count)
                 pthread_cond_wait(&p->go, &p->mu);
             p->parked--;
         }
-        if (p->failed || stop_requested(p) || p->next >= p->end)
+        if (p->failed || stop_requested(p) || p->next >= p->end
+            || p->next >= p->epoch_end)
             return 0;
         const uint64_t c = p->next++;
         const int resumed = p->cfg->resume
@@ -742,6 +745,7 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
     p->caller = pthread_self();
     p->target = cfg->samples;
     p->team = cfg->team && cfg->team->size > 1 ? cfg->team : NULL;
+    p->epoch_end = UINT64_MAX;
     p->resume = !p->team || p->team->rank == 0 ? cfg->resume : NULL;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
@@ -994,6 +998,100 @@ static int sample(pool *p, char *err, size_t len)
     return SB_OK;
 }
 
+/* What the members of a team say at the end of an epoch. */
+enum { EPOCH_MORE = 1, EPOCH_STOP = 2, EPOCH_FAIL = 4 };
+
+/* How long an epoch of a team's run lasts, about: the members meet that
+   often, and save the state when it is due. */
+#define EPOCH_SECONDS 1.0
+
+/* The state of a team's run so far, saved by member 0: the merged counts
+   of every member's whole chunks.  Collective. */
+static int save_together(pool *p, sb_team *team, char *err, size_t len)
+{
+    const sb_run_config *cfg = p->cfg;
+    sb_run_counts snap;
+    char why[512] = "";
+    int rc = collect(p, 0, &snap);
+    if (rc != SB_OK)
+        snprintf(why, sizeof why, "out of memory copying the counts");
+    rc = sb_team_reduce(team, cfg->stats, cfg->n_stats, &p->shape,
+                        cfg->samples, rc, why, &snap, err, len);
+    if (rc != SB_OK)
+        return rc;
+    if (team->rank == 0)
+        hand_over(p, SB_OK, &snap);
+    p->last_checkpoint = sb_now();
+    if (p->checkpoint_status != SB_OK) {
+        snprintf(err, len, "saving the state failed: %s",
+                 sb_status_str(p->checkpoint_status));
+        return p->checkpoint_status;
+    }
+    return SB_OK;
+}
+
+/* A team's run that keeps its state: its members make their chunks in
+   epochs of about EPOCH_SECONDS, at the end of each of which they meet,
+   until none has chunks left, one failed or one stopped.  Every
+   checkpoint_seconds (by member 0's clock) they save one state together.
+   The first epoch is one chunk a thread; member 0 sizes the next ones
+   from its time.  The status of this member's sampling, as sample's. */
+static int sample_in_epochs(pool *p, sb_team *team, char *err, size_t len)
+{
+    const sb_run_config *cfg = p->cfg;
+    uint64_t size = p->n_workers;
+    double last_save = sb_now();
+    for (;;) {
+        p->epoch_end = p->next + size;
+        const double t0 = sb_now();
+        int rc = sample(p, err, len);
+        uint64_t flags = (p->next < p->end ? EPOCH_MORE : 0)
+                       | (stop_requested(p) ? EPOCH_STOP : 0)
+                       | (rc != SB_OK || p->bad ? EPOCH_FAIL : 0);
+        const int voted = sb_team_or(team, flags, &flags);
+        if (rc != SB_OK)
+            return rc;
+        if (voted != SB_OK) {
+            snprintf(err, len, "rank %u of %u: the ranks could not agree "
+                     "on the end of an epoch", team->rank, team->size);
+            return SB_EIO;
+        }
+        /* A member stopped (its counts are of whole chunks too), one
+           failed, or none has chunks left: the run ends, and its end
+           saves the state. */
+        if ((flags & (EPOCH_STOP | EPOCH_FAIL)) || !(flags & EPOCH_MORE)) {
+            if (flags & EPOCH_STOP)
+                atomic_store_explicit(&p->stopping, 1,
+                                      memory_order_relaxed);
+            return SB_OK;
+        }
+        /* Member 0 says whether the state is due, and how many chunks
+           the next epoch has: up to sixteen times as many. */
+        uint64_t w[2] = { 0, size };
+        if (team->rank == 0) {
+            const double now = sb_now(), took = now - t0;
+            const double grow = took > 0 ? EPOCH_SECONDS / took : 16.0;
+            const double next = (double)size * (grow < 1.0 ? grow
+                                                : grow > 16.0 ? 16.0 : grow);
+            w[0] = now - last_save >= cfg->checkpoint_seconds;
+            w[1] = next < 1.0 ? 1 : next > 1e15 ? (uint64_t)1e15
+                                                 : (uint64_t)next;
+        }
+        if (sb_team_words(team, w, 2) != SB_OK) {
+            snprintf(err, len, "rank %u of %u: the ranks could not share "
+                     "the next epoch", team->rank, team->size);
+            return SB_EIO;
+        }
+        size = w[1];
+        if (w[0]) {
+            rc = save_together(p, team, err, len);
+            if (rc != SB_OK)
+                return rc;
+            last_save = sb_now();
+        }
+    }
+}
+
 /* A bad sample found by one of several threads, at sample 'at': the
    others stopped where they were, so neither the counts nor whether 'at'
    is the first bad sample depend on the run alone.  The run is made again
@@ -1098,6 +1196,8 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
     int ended = 0, feed_status = SB_OK;
     if (cfg->feed)
         feed_status = read_feed(&p, &ended);
+    else if (team && cfg->checkpoint)
+        rc = sample_in_epochs(&p, team, err, len);
     else
         rc = sample(&p, err, len);
     /* Not after an interrupt: the run is ending, and says so.  Nor on a
@@ -1120,6 +1220,7 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         return run_before_bad(cfg, at, why, rep, err, len);
     }
     sb_run_counts total;
+    double reduce_start, reduce_seconds = 0;
     /* A member whose work failed stops the others: the run ends. */
     if (team && rc != SB_OK)
         team->stop_all(team->ctx);
@@ -1131,13 +1232,16 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         char why[512];
         snprintf(why, sizeof why, "%s", rc == SB_OK ? "" : err[0] ? err
                                         : sb_status_str(rc));
+        reduce_start = sb_now();
         rc = sb_team_reduce(team, cfg->stats, cfg->n_stats, &shape,
                             cfg->samples, rc, why, &total, err, len);
+        reduce_seconds = sb_now() - reduce_start;
     }
-    if (rc == SB_OK && cfg->checkpoint && !cfg->feed && !p.bad) {
+    if (rc == SB_OK && cfg->checkpoint && !cfg->feed && !p.bad
+        && (!team || team->rank == 0)) {
         /* The end, stopped or not (not after a bad sample: the threads
            left their chunks in the middle, and a state file holds whole
-           chunks only). */
+           chunks only).  A team's member 0 alone holds the counts. */
         rc = cfg->checkpoint(cfg->checkpoint_ctx, &total);
         if (rc != SB_OK) {
             snprintf(err, len, "saving the state failed: %s",
@@ -1161,6 +1265,8 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         cfg->alg ? cfg->alg->name : NULL, cfg->plugin != NULL, cfg->rng);
     rep->run.threads = p.threads_used ? p.threads_used : 1;
     rep->run.ranks = team ? team->size : 1;
+    rep->run.reduce_seconds = reduce_seconds;
+    rep->run.reduce_bytes = team ? team->reduced_bytes : 0;
     rep->run.memory_budget = p.budget;
     rep->run.memory_estimate = p.estimate;
     rep->run.threads_wanted = p.threads_wanted;

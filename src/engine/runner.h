@@ -113,8 +113,9 @@ typedef struct sb_run_config {
        size 1: this one alone.  Each makes its share of the chunks; all
        end with the same merged counts and the same report.  Refused on
        a source that is one sequential stream, and with a feed.  With a
-       team, the state is saved only when the run ends (stopped or not),
-       with the merged counts. */
+       team, 'checkpoint' is called on member 0 alone, with the merged
+       counts: at meetings of the members about every checkpoint_seconds,
+       and when the run ends. */
     sb_team *team;
 } sb_run_config;
 

@@ -117,6 +117,8 @@ static void fail_str(merging *m, int status, unsigned from,
 static int take(void *ctx, unsigned from, const unsigned char *p, size_t n)
 {
     merging *m = ctx;
+    if (from != 0)
+        m->team->reduced_bytes += n;
     int status;
     unsigned said;
     const char *why;
@@ -218,6 +220,7 @@ int sb_team_reduce(sb_team *team, const sb_stat_type *const *stats,
                    int status, const char *why, sb_run_counts *counts,
                    char *err, size_t len)
 {
+    team->reduced_bytes = 0;
     merging m = { .team = team, .stats = stats, .n_stats = n_stats,
                   .shape = shape, .samples = samples,
                   .total = status == SB_OK ? counts : NULL };
@@ -236,6 +239,31 @@ int sb_team_reduce(sb_team *team, const sb_stat_type *const *stats,
     if (status == SB_OK && (rc != SB_OK || team->rank != 0))
         sb_run_counts_free(counts, stats, n_stats);
     return rc;
+}
+
+static int or_take(void *ctx, unsigned from, const unsigned char *p,
+                   size_t n)
+{
+    (void)from;
+    uint64_t *acc = ctx;
+    if (n != 8)
+        return SB_EIO;
+    *acc |= get64(p);
+    return SB_OK;
+}
+
+int sb_team_or(sb_team *team, uint64_t mine, uint64_t *all)
+{
+    unsigned char m[8];
+    put64(m, mine);
+    uint64_t acc = 0;
+    const int rc = team->gather(team->ctx, m, sizeof m, or_take, &acc);
+    /* Every member takes part in the sharing, whatever the gathering
+       gave: a failure is shared as every flag set. */
+    uint64_t w = rc == SB_OK ? acc : UINT64_MAX;
+    const int rc2 = sb_team_words(team, &w, 1);
+    *all = w;
+    return rc2 != SB_OK ? rc2 : w == UINT64_MAX ? SB_EIO : SB_OK;
 }
 
 int sb_team_words(sb_team *team, uint64_t *words, size_t n)

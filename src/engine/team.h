@@ -45,8 +45,10 @@ typedef struct sb_team {
     int (*stopped)(void *ctx);
     void (*stop_all)(void *ctx);
     void *ctx;
-    /* Set by the engine: agreements made (sb_team_agree). */
+    /* Set by the engine: agreements made (sb_team_agree), and the bytes
+       of counts member 0 received in the last sb_team_reduce. */
     unsigned agreed;
+    uint64_t reduced_bytes;
 } sb_team;
 
 /* The chunks of [lo, end) that member 'rank' of 'size' makes:
@@ -70,6 +72,10 @@ int sb_team_reduce(sb_team *team, const sb_stat_type *const *stats,
                    size_t n_stats, const sb_shape *shape, uint64_t samples,
                    int status, const char *why, struct sb_run_counts *counts,
                    char *err, size_t len);
+
+/* The bitwise or of every member's 'mine', in *all on every member.
+   SB_OK or SB_EIO.  Collective. */
+int sb_team_or(sb_team *team, uint64_t mine, uint64_t *all);
 
 /* Member 0's 'n' words (n <= 16) to every member.  SB_OK or SB_EIO.
    Collective. */
