@@ -242,7 +242,8 @@ class JobArray(Recipes):
         self.recipe("slurm-merge.sbatch", codes=(1,), **env)
         merged = read_json(os.path.join(self.out, "merged.json"))
         self.assertEqual(merged["verdict"], "fail")
-        self.same_run(merged, plain("sattolo", "6", "--escalate", "0"))
+        self.same_run(merged, plain("sattolo", "6", "--escalate", "0",
+                                    "--no-diagnosis"))
 
     def test_missing_part(self):
         self.task(1, 3)
@@ -330,7 +331,7 @@ class Mpi(Recipes):
         self.check(report)
         runs = self.logged("mpirun")
         self.assertEqual(len(runs), 1)
-        self.assertIn("--mca odls_base_sigkill_timeout 60", runs[0])
+        self.assertIn("--mca odls_base_sigkill_timeout 20", runs[0])
         words = runs[0].split()
         self.assertEqual(words[words.index("-n") + 1], "2")
         self.assertNotIn("--resume", runs[0])

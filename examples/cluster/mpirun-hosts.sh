@@ -26,7 +26,7 @@ OUT=${OUT:-shufflebias-$ALG-n$N-$SAMPLES-seed$SEED}
 HOSTS=${HOSTS:-hosts.txt}        # the hostfile
 RANKS=${RANKS:-}                 # ranks (default: one per slot)
 MPIRUN_OPTS=${MPIRUN_OPTS:-}     # more mpirun options: --bind-to none
-SIGKILL_TIMEOUT=${SIGKILL_TIMEOUT:-60}
+SIGKILL_TIMEOUT=${SIGKILL_TIMEOUT:-20}
 
 mkdir -p "$OUT"
 state=$OUT/run.state

@@ -475,7 +475,8 @@ static void checkpoint(pool *p)
 
 static int checkpoint_due(const pool *p)
 {
-    /* A team saves once, with every member's counts, when it ends. */
+    /* A team's members save together, when they meet
+       (sample_in_epochs). */
     return p->cfg->checkpoint && !p->team
         && sb_now() - p->last_checkpoint >= p->cfg->checkpoint_seconds;
 }
@@ -1022,12 +1023,15 @@ static int save_together(pool *p, sb_team *team, char *err, size_t len)
     if (team->rank == 0)
         hand_over(p, SB_OK, &snap);
     p->last_checkpoint = sb_now();
-    if (p->checkpoint_status != SB_OK) {
+    /* Whether it was saved, for every member to go on or end alike. */
+    uint64_t w = (uint64_t)(int64_t)p->checkpoint_status;
+    if (sb_team_words(team, &w, 1) != SB_OK)
+        w = (uint64_t)(int64_t)SB_EIO;
+    rc = (int)(int64_t)w;
+    if (rc != SB_OK)
         snprintf(err, len, "saving the state failed: %s",
-                 sb_status_str(p->checkpoint_status));
-        return p->checkpoint_status;
-    }
-    return SB_OK;
+                 sb_status_str(rc));
+    return rc;
 }
 
 /* A team's run that keeps its state: its members make their chunks in
@@ -1052,8 +1056,8 @@ static int sample_in_epochs(pool *p, sb_team *team, char *err, size_t len)
         if (rc != SB_OK)
             return rc;
         if (voted != SB_OK) {
-            snprintf(err, len, "rank %u of %u: the ranks could not agree "
-                     "on the end of an epoch", team->rank, team->size);
+            snprintf(err, len, "the ranks could not agree on the end of "
+                     "an epoch");
             return SB_EIO;
         }
         /* A member stopped (its counts are of whole chunks too), one
@@ -1078,8 +1082,8 @@ static int sample_in_epochs(pool *p, sb_team *team, char *err, size_t len)
                                                  : (uint64_t)next;
         }
         if (sb_team_words(team, w, 2) != SB_OK) {
-            snprintf(err, len, "rank %u of %u: the ranks could not share "
-                     "the next epoch", team->rank, team->size);
+            snprintf(err, len, "the ranks could not share the next "
+                     "epoch");
             return SB_EIO;
         }
         size = w[1];
