@@ -1006,6 +1006,9 @@ enum { EPOCH_MORE = 1, EPOCH_STOP = 2, EPOCH_FAIL = 4 };
    often, and save the state when it is due. */
 #define EPOCH_SECONDS 1.0
 
+/* The share of a team's time its saves may take, at most. */
+#define SAVE_SHARE 0.1
+
 /* The state of a team's run so far, saved by member 0: the merged counts
    of every member's whole chunks.  Collective. */
 static int save_together(pool *p, sb_team *team, char *err, size_t len)
@@ -1037,14 +1040,16 @@ static int save_together(pool *p, sb_team *team, char *err, size_t len)
 /* A team's run that keeps its state: its members make their chunks in
    epochs of about EPOCH_SECONDS, at the end of each of which they meet,
    until none has chunks left, one failed or one stopped.  Every
-   checkpoint_seconds (by member 0's clock) they save one state together.
-   The first epoch is one chunk a thread; member 0 sizes the next ones
-   from its time.  The status of this member's sampling, as sample's. */
+   checkpoint_seconds (by member 0's clock), and never more often than
+   SAVE_SHARE of the time allows - member 0 merges every member's counts
+   while the others wait - they save one state together.  The first
+   epoch is one chunk a thread; member 0 sizes the next ones from its
+   time.  The status of this member's sampling, as sample's. */
 static int sample_in_epochs(pool *p, sb_team *team, char *err, size_t len)
 {
     const sb_run_config *cfg = p->cfg;
     uint64_t size = p->n_workers;
-    double last_save = sb_now();
+    double last_save = sb_now(), save_took = 0;
     for (;;) {
         p->epoch_end = p->next + size;
         const double t0 = sb_now();
@@ -1077,7 +1082,9 @@ static int sample_in_epochs(pool *p, sb_team *team, char *err, size_t len)
             const double grow = took > 0 ? EPOCH_SECONDS / took : 16.0;
             const double next = (double)size * (grow < 1.0 ? grow
                                                 : grow > 16.0 ? 16.0 : grow);
-            w[0] = now - last_save >= cfg->checkpoint_seconds;
+            const double every = save_took / SAVE_SHARE;
+            w[0] = now - last_save >= (cfg->checkpoint_seconds > every
+                                       ? cfg->checkpoint_seconds : every);
             w[1] = next < 1.0 ? 1 : next > 1e15 ? (uint64_t)1e15
                                                  : (uint64_t)next;
         }
@@ -1088,10 +1095,12 @@ static int sample_in_epochs(pool *p, sb_team *team, char *err, size_t len)
         }
         size = w[1];
         if (w[0]) {
+            const double s0 = sb_now();
             rc = save_together(p, team, err, len);
             if (rc != SB_OK)
                 return rc;
             last_save = sb_now();
+            save_took = last_save - s0;
         }
     }
 }
