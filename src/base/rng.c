@@ -958,9 +958,45 @@ int sb_rng_chunk(sb_rng *r, uint64_t chunk, sb_src *src)
 
 /* ---- saving a sequential stream's place -------------------------------- */
 
+/* The sequential GSL generators whose saved state can be checked before
+   GSL is handed it (state files are not trusted): those whose state
+   holds only the generator's values, which GSL uses as they are, and the
+   Mersenne twister, whose one index is checked.  A generator whose state
+   holds indices into its own tables (ranlux, gfsr4, the random-*
+   family, ...) could be made to read or write outside them by a forged
+   file: its run resumed makes its counted chunks again instead. */
+static const char *const values_only[] = {
+    "taus", "taus2", "taus113", "cmrg", "mrg", "knuthran2", "fishman2x",
+    "coveyou", NULL
+};
+
+/* GSL's mt19937 state: its 624 words, then the index of the next. */
+#define MT_WORDS 624
+
 static int saves_state(const sb_rng *r)
 {
-    return r->which == BACKEND_GSL && !r->model;
+    if (r->which != BACKEND_GSL || r->model)
+        return 0;
+    const char *name = gsl_rng_name(r->gsl);
+    if (strncmp(name, "mt19937", 7) == 0)
+        return 1;
+    for (const char *const *v = values_only; *v; v++)
+        if (strcmp(*v, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether 'buf' is a state GSL may be handed for 'r' (saves_state). */
+static int state_is_safe(const sb_rng *r, const void *buf, size_t len)
+{
+    if (strncmp(gsl_rng_name(r->gsl), "mt19937", 7) != 0)
+        return 1;
+    const size_t at = MT_WORDS * sizeof(unsigned long);
+    int mti;
+    if (len < at + sizeof mti)
+        return 0;
+    memcpy(&mti, (const unsigned char *)buf + at, sizeof mti);
+    return mti >= 0 && mti <= MT_WORDS;
 }
 
 int sb_rng_save(const sb_rng *r, uint64_t *next, void *buf, size_t cap,
@@ -980,7 +1016,7 @@ int sb_rng_restore(sb_rng *r, uint64_t next, const void *buf, size_t len)
 {
     if (!saves_state(r))
         return SB_ENOTSUP;
-    if (len != gsl_rng_size(r->gsl))
+    if (len != gsl_rng_size(r->gsl) || !state_is_safe(r, buf, len))
         return SB_EINVAL;
     memcpy(gsl_rng_state(r->gsl), buf, len);
     r->next_chunk = next;

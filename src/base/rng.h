@@ -155,14 +155,18 @@ uint64_t sb_rng_jump(const sb_rng *rng, uint64_t x, uint64_t k);
    (the chunk it expects next), to be called between chunks: SB_OK and
    up to 'cap' bytes into 'buf' with *len set (SB_ERANGE when cap is too
    small, *len then says the size needed: 'buf' may be NULL with cap 0 to
-   ask); SB_ENOTSUP for a backend with nothing to save (random access).
+   ask); SB_ENOTSUP for a backend with nothing to save (random access)
+   or whose state cannot be checked when it comes back (a GSL generator
+   with indices into its own tables; mt19937 and the generators whose
+   state is values only can be).
    For a GSL generator the bytes are its state as gsl_rng_fwrite writes
    it, meaningful to the same GSL build only. */
 int sb_rng_save(const sb_rng *rng, uint64_t *next, void *buf, size_t cap,
                 size_t *len);
 /* Put a sequential backend's stream where sb_rng_save found it: the
    next chunk becomes 'next'.  SB_EINVAL when the bytes are not of this
-   generator (size differs), SB_ENOTSUP for a random-access backend. */
+   generator (size differs, or an index out of its table), SB_ENOTSUP
+   where sb_rng_save says so. */
 int sb_rng_restore(sb_rng *rng, uint64_t next, const void *buf,
                    size_t len);
 

@@ -35,11 +35,22 @@
 #include <mpi.h>
 #endif
 
-/* Variables an MPI launcher sets in every process it starts: Open MPI's
-   mpirun, PMIx (Slurm's srun --mpi=pmix, Open MPI 4 and later), PMI-1
-   and PMI-2 (MPICH's Hydra, Slurm's srun --mpi=pmi2). */
+/* Whether an MPI launcher started this process as one of several: it
+   sets these variables in every process it starts (Open MPI's mpirun,
+   PMIx: Slurm's srun --mpi=pmix and Open MPI 4 and later, PMI-1 and
+   PMI-2: MPICH's Hydra, Slurm's srun --mpi=pmi2).  A job of one task
+   (srun --ntasks=1 on a cluster whose default is PMIx) is no team: the
+   process runs alone, and needs no MPI. */
 static int launched(void)
 {
+    static const char *const sizes[] = {
+        "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS", NULL
+    };
+    for (const char *const *v = sizes; *v; v++) {
+        const char *s = getenv(*v);
+        if (s && strcmp(s, "1") == 0)
+            return 0;
+    }
     static const char *const vars[] = {
         "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK", NULL
     };
@@ -66,6 +77,19 @@ enum { TAG_GATHER = 7301, TAG_STOP = 7302 };
 
 /* Bytes are sent in pieces an int counts. */
 #define PIECE (1 << 30)
+
+/* Room for the pieces of a message of 'len' bytes that has no room of
+   its own, received and thrown away so that the ranks stay in step: the
+   job ends when not even that can be had. */
+static unsigned char *sink_for(uint64_t len)
+{
+    unsigned char *s = malloc(len < PIECE ? (size_t)len + 1 : PIECE);
+    if (!s) {
+        sb_cli_error("out of memory receiving the other ranks' counts");
+        MPI_Abort(MPI_COMM_WORLD, SB_EXIT_USAGE);
+    }
+    return s;
+}
 
 static int send_bytes(const unsigned char *p, size_t n, int to)
 {
@@ -94,7 +118,7 @@ static unsigned char *recv_bytes(int from, size_t *n, int *status)
         return NULL;
     }
     unsigned char *p = malloc(len ? (size_t)len : 1);
-    unsigned char *sink = p ? NULL : malloc(PIECE);
+    unsigned char *sink = p ? NULL : sink_for(len);
     for (uint64_t at = 0; at < len; at += PIECE) {
         const int k = (int)(len - at < PIECE ? len - at : PIECE);
         if (MPI_Recv(p ? p + at : sink, k, MPI_BYTE, from, TAG_GATHER,
@@ -147,7 +171,7 @@ static int mpi_share(void *ctx, unsigned char **p, size_t *n)
     }
     /* Every rank takes part in every piece, even one that could not make
        room: it receives them into a piece of its own and fails after. */
-    unsigned char *sink = *p ? NULL : malloc(PIECE);
+    unsigned char *sink = *p ? NULL : sink_for(len);
     int rc = SB_OK;
     for (uint64_t at = 0; at < len; at += PIECE) {
         const int k = (int)(len - at < PIECE ? len - at : PIECE);
@@ -258,6 +282,7 @@ sb_team *sb_cli_ranks_team(sb_cli_ranks *r)
     return r && r->team.size > 1 ? &r->team : NULL;
 }
 
+#ifdef SB_HAVE_MPI
 /* The last line this rank wrote to its standard error, into 'out'. */
 static void last_said(sb_cli_ranks *r, char *out, size_t len)
 {
@@ -280,6 +305,7 @@ static void last_said(sb_cli_ranks *r, char *out, size_t len)
         memmove(out, out + sizeof prefix - 1,
                 strlen(out) - (sizeof prefix - 1) + 1);
 }
+#endif
 
 int sb_cli_ranks_close(sb_cli_ranks *r, int code)
 {

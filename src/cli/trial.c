@@ -796,6 +796,11 @@ static int join_ranks(sb_team *team, test_options *o)
                      "mpirun", o->exec ? "exec" : "input");
         return -1;
     }
+    if (o->plan_only) {
+        sb_cli_error("--plan times runs on this machine: run it without "
+                     "mpirun");
+        return -1;
+    }
     if (!o->seed_given && !o->resume) {
         unsigned char word[8], *p = word;
         size_t n = sizeof word;
@@ -839,7 +844,9 @@ int sb_cmd_test(const sb_cli *cli, int argc, char **argv)
     sb_state resumed;
     if (o.resume && load_resumed(&o, &resumed) != 0)
         return SB_EXIT_USAGE;
-    if (o.state && sb_cli_can_save(o.state, o.resume, o.force) != 0) {
+    /* Rank 0 alone writes the state of a run shared between ranks. */
+    if (o.state && (!cli->team || cli->team->rank == 0)
+        && sb_cli_can_save(o.state, o.resume, o.force) != 0) {
         if (o.resume)
             sb_state_free(&resumed);
         return SB_EXIT_USAGE;

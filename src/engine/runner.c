@@ -144,6 +144,8 @@ typedef struct pool {
     int sequential;        /* the source is one stream, made in order */
     int check;             /* check every sample and its guard words */
     uint64_t lo, end;      /* chunks counted: [lo, end) of the run's */
+    uint64_t part_end;     /* the end of the part's, whatever this
+                              member's share of it */
     uint64_t next;         /* the next chunk to hand out */
     uint64_t epoch_end;    /* and the first one not to, before the team's
                               next checkpoint (UINT64_MAX: none) */
@@ -777,6 +779,7 @@ static int pool_init(pool *p, const sb_run_config *cfg, const sb_shape *shape,
         p->lo = cfg->first_chunk;
         p->target = span_samples(p->lo, p->end, cfg->samples);
         p->own = p->target;
+        p->part_end = p->end;
         if (p->team) {
             /* This member's share of the chunks. */
             sb_team_share(p->lo, p->end, p->team->rank, p->team->size,
@@ -1234,6 +1237,7 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
     }
     sb_run_counts total;
     double reduce_start, reduce_seconds = 0;
+    int reduced = 0;           /* every member merged: all hear_verdict */
     /* A member whose work failed stops the others: the run ends. */
     if (team && rc != SB_OK)
         team->stop_all(team->ctx);
@@ -1249,6 +1253,7 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         rc = sb_team_reduce(team, cfg->stats, cfg->n_stats, &shape,
                             cfg->samples, rc, why, &total, err, len);
         reduce_seconds = sb_now() - reduce_start;
+        reduced = rc == SB_OK;
     }
     if (rc == SB_OK && cfg->checkpoint && !cfg->feed && !p.bad
         && (!team || team->rank == 0)) {
@@ -1266,6 +1271,10 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         if (rc == SB_ENOMEM && !err[0])
             snprintf(err, len, "out of memory merging the counts");
         pool_free(&p);
+        /* Member 0's save failed after the merge: the others wait to
+           hear the outcome. */
+        if (team && reduced)
+            rc = hear_verdict(team, rep, rc, err, len);
         return rc;
     }
 
@@ -1306,7 +1315,7 @@ int sb_run(const sb_run_config *cfg, sb_report *rep, char *err, size_t len)
         if (cfg->first_chunk || cfg->end_chunk) {
             /* A part: its share of the run's samples. */
             rep->run.part_first = cfg->first_chunk;
-            rep->run.part_end = p.end;
+            rep->run.part_end = p.part_end;
             rep->run.run_samples = cfg->samples;
             rep->run.samples = p.target;
         }
