@@ -280,7 +280,7 @@ static void members_count_what_one_process_counts(void **state)
     }
 }
 
-/* ---- state files ---------------------------------------------------------- */
+/* ---- state files ----------------------------------------------------- */
 
 typedef struct saver {
     sb_state st;
@@ -371,7 +371,7 @@ static void a_stopped_team_saves_one_state_that_resumes(void **state)
     sb_report_release(&whole);
 }
 
-/* ---- failures -------------------------------------------------------------- */
+/* ---- failures -------------------------------------------------------- */
 
 /* A shuffle that fails at its 100th sample: 'plain' until then. */
 static const sb_shuffle_type *plain;
