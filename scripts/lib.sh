@@ -4,17 +4,18 @@
 SB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # The packages the build and the tests need, from Debian.  chromium (and a
-# font for it) shows the HTML reports to tests/test_pages.py; Open MPI
-# builds and runs the MPI jobs (docs/scale.md).
+# font for it) shows the HTML reports to tests/test_pages.py.
 SB_PACKAGES=(gcc make cmake pkg-config libgsl-dev libcmocka-dev libjansson-dev libgmp-dev libyaml-dev
-             libopenmpi-dev openmpi-bin
              groff-base g++ chromium fonts-dejavu-core)
+# Open MPI: optional for the build (it works without), needed for the MPI
+# jobs the scripts build and test (docs/scale.md).
+SB_PACKAGES_MPI=(libopenmpi-dev openmpi-bin)
 
 # Install whatever of SB_PACKAGES (and of "$@") is missing; 'apt-get update'
 # runs once, only when something is missing.
 sb_install_deps() {
     local missing=() p
-    for p in "${SB_PACKAGES[@]}" "$@"; do
+    for p in "${SB_PACKAGES[@]}" "${SB_PACKAGES_MPI[@]}" "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
             || missing+=("$p")
     done
