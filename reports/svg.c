@@ -392,10 +392,12 @@ static double nice_step(double top)
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
-/* The x axis's base line at height y across the plotting area. */
-static void x_baseline(FILE *f, double x0, double width, double y)
+/* A horizontal line of class 'cls' at height y across the plotting area
+   (x0, width wide), its element left open after its last attribute. */
+static void hline(FILE *f, const char *cls, double x0, double width,
+                  double y)
 {
-    fputs("<line class=\"base\" x1=\"", f);
+    fprintf(f, "<line class=\"%s\" x1=\"", cls);
     num(f, x0);
     fputs("\" x2=\"", f);
     num(f, x0 + width);
@@ -403,6 +405,12 @@ static void x_baseline(FILE *f, double x0, double width, double y)
     num(f, y);
     fputs("\" y2=\"", f);
     num(f, y);
+}
+
+/* The x axis's base line at height y across the plotting area. */
+static void x_baseline(FILE *f, double x0, double width, double y)
+{
+    hline(f, "base", x0, width, y);
     fputs("\"/>", f);
 }
 
@@ -412,14 +420,7 @@ static void x_baseline(FILE *f, double x0, double width, double y)
 static void y_gridline(FILE *f, double x0, double width, double y,
                        const char *cls)
 {
-    fputs("<line class=\"grid\" x1=\"", f);
-    num(f, x0);
-    fputs("\" x2=\"", f);
-    num(f, x0 + width);
-    fputs("\" y1=\"", f);
-    num(f, y);
-    fputs("\" y2=\"", f);
-    num(f, y);
+    hline(f, "grid", x0, width, y);
     fprintf(f, "\"/><text class=\"%s\" x=\"", cls);
     num(f, x0 - 4);
     fputs("\" y=\"", f);
